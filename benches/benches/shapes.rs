@@ -1,0 +1,2 @@
+//! Shape queries: bounding boxes and support points (placeholder until written).
+fn main() {}

@@ -1,0 +1,34 @@
+//! # kasanari (重なり, "overlap")
+//!
+//! Exact collision detection for games, generic over `f32` and `f64`. This facade
+//! re-exports the three crates kasanari is made of:
+//!
+//! - [`shape`]: the [`Real`](shape::Real) scalar, the [`Shape`](shape::Shape) and
+//!   [`SupportSeparatingAxes`](shape::SupportSeparatingAxes) traits, the built-in
+//!   2D and 3D shapes;
+//! - [`narrowphase`]: exact pair tests;
+//! - [`broadphase`]: the grid and the world.
+//!
+//! ```
+//! use kasanari::prelude::*;
+//! use kasanari::nalgebra::{Isometry2, Vector2};
+//!
+//! type R = f32; // switch to f64 here, nothing else changes
+//! let boxy = Obb::<R>::new(Vector2::new(3.0, 1.0)).unwrap();
+//! let ball = Circle::<R>::new(1.0).unwrap();
+//! let at = |x: R, y: R| Isometry2::translation(x, y);
+//! assert!(sat_intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.0))); // touching
+//! assert!(!sat_intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.5)));
+//! ```
+
+pub use broadphase;
+pub use nalgebra;
+pub use narrowphase;
+pub use shape;
+
+/// One import for users: the shapes, the traits, the scalar trait and the
+/// queries.
+pub mod prelude {
+    pub use narrowphase::{Penetration, sat_contact, sat_intersects};
+    pub use shape::prelude::*;
+}

@@ -1,0 +1,79 @@
+//! The built-in 2D shapes, one file each.
+
+mod aabb;
+mod capsule;
+mod circle;
+mod convex_polygon;
+mod ellipse;
+mod obb;
+mod point;
+pub(crate) mod polygonal;
+mod segment;
+mod triangle;
+
+pub use aabb::Aabb;
+pub use capsule::Capsule;
+pub use circle::Circle;
+pub use convex_polygon::ConvexPolygon;
+pub use ellipse::Ellipse;
+pub use obb::Obb;
+pub use point::Point;
+pub use segment::Segment;
+pub use triangle::Triangle;
+
+use nalgebra::{Point2, Vector2};
+
+use crate::{Real, ShapeError};
+
+/// Checks that a number is finite.
+pub(crate) fn check_finite<T: Real>(v: T, field: &'static str) -> Result<(), ShapeError> {
+    if num_traits::Float::is_finite(v) {
+        Ok(())
+    } else {
+        Err(ShapeError::NonFinite { field })
+    }
+}
+
+/// Checks that a size is finite and strictly positive.
+pub(crate) fn check_positive<T: Real>(v: T, field: &'static str) -> Result<(), ShapeError> {
+    check_finite(v, field)?;
+    if v > T::zero() {
+        Ok(())
+    } else {
+        Err(ShapeError::NonPositiveSize {
+            field,
+            value: v.as_f64(),
+        })
+    }
+}
+
+/// Checks that both coordinates of a point are finite.
+pub(crate) fn check_finite_point<T: Real>(
+    p: &Point2<T>,
+    field: &'static str,
+) -> Result<(), ShapeError> {
+    check_finite(p.x, field)?;
+    check_finite(p.y, field)
+}
+
+/// Checks that both coordinates of a vector are finite and positive.
+pub(crate) fn check_positive_vector<T: Real>(
+    v: &Vector2<T>,
+    field_x: &'static str,
+    field_y: &'static str,
+) -> Result<(), ShapeError> {
+    check_positive(v.x, field_x)?;
+    check_positive(v.y, field_y)
+}
+
+/// `dir` scaled to unit length, or `None` for a zero or non-finite direction.
+/// Divides by the largest component first so that tiny or huge directions
+/// neither underflow nor overflow.
+pub(crate) fn unit_direction<T: Real>(dir: &Vector2<T>) -> Option<Vector2<T>> {
+    let m = dir.amax();
+    if !(m > T::zero() && num_traits::Float::is_finite(m)) {
+        return None;
+    }
+    let d = dir / m;
+    Some(d / d.norm())
+}

@@ -1,0 +1,154 @@
+//! A triangle.
+
+use core::any::Any;
+
+use nalgebra::{Isometry2, Point2, Vector2};
+
+use super::polygonal;
+use crate::{
+    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+};
+
+/// A closed, non-degenerate triangle in local coordinates, stored
+/// counter-clockwise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Triangle<T: Real> {
+    vertices: [Point2<T>; 3],
+}
+
+impl<T: Real> Triangle<T> {
+    /// The triangle with the given corners, in either orientation.
+    ///
+    /// # Errors
+    /// [`ShapeError::NonFiniteVertex`], [`ShapeError::DuplicateVertex`], or
+    /// [`ShapeError::CollinearVertices`] when the corners are (within
+    /// [`collinear_sine`](crate::tolerance::collinear_sine)) on one line.
+    ///
+    /// ```
+    /// use nalgebra::Point2;
+    /// use shape::{ShapeError, Triangle};
+    /// // Clockwise input is stored counter-clockwise.
+    /// let t = Triangle::new(Point2::new(0.0, 0.0), Point2::new(0.0, 1.0), Point2::new(1.0, 0.0)).unwrap();
+    /// assert_eq!(t.vertices()[1], Point2::new(1.0, 0.0));
+    /// assert_eq!(t.area(), 0.5);
+    /// assert!(matches!(
+    ///     Triangle::new(Point2::new(0.0, 0.0), Point2::new(1.0, 1.0), Point2::new(2.0, 2.0)),
+    ///     Err(ShapeError::CollinearVertices { .. })
+    /// ));
+    /// ```
+    pub fn new(a: Point2<T>, b: Point2<T>, c: Point2<T>) -> Result<Self, ShapeError> {
+        let v = polygonal::validate_convex(&[a, b, c])?;
+        Ok(Self {
+            vertices: [v[0], v[1], v[2]],
+        })
+    }
+
+    /// The corners, counter-clockwise.
+    #[must_use]
+    pub fn vertices(&self) -> &[Point2<T>; 3] {
+        &self.vertices
+    }
+
+    /// The area (positive).
+    #[must_use]
+    pub fn area(&self) -> T {
+        polygonal::twice_signed_area(&self.vertices) * T::half()
+    }
+}
+
+impl<T: Real> Shape<T> for Triangle<T> {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::TRIANGLE
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+        polygonal::bounds(&self.vertices, pose)
+    }
+    fn as_convex(&self) -> Option<&dyn Convex<T>> {
+        Some(self)
+    }
+    fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> Convex<T> for Triangle<T> {
+    fn support_point(&self, pose: &Isometry2<T>, dir: &Vector2<T>) -> Point2<T> {
+        polygonal::support_point(&self.vertices, pose, dir)
+    }
+    fn contains_point(&self, pose: &Isometry2<T>, p: &Point2<T>) -> bool {
+        polygonal::contains_ccw(&self.vertices, &pose.inverse_transform_point(p))
+    }
+}
+
+impl<T: Real> SupportSeparatingAxes<T> for Triangle<T> {
+    fn project(&self, pose: &Isometry2<T>, axis: &Vector2<T>) -> Interval<T> {
+        polygonal::project(&self.vertices, pose, axis)
+    }
+    /// The three edge normals.
+    fn candidate_axes(
+        &self,
+        pose: &Isometry2<T>,
+        _other: &dyn SupportSeparatingAxes<T>,
+        _other_pose: &Isometry2<T>,
+        axis: &mut dyn FnMut(Vector2<T>),
+    ) {
+        for i in 0..3 {
+            let e = pose.rotation * (self.vertices[(i + 1) % 3] - self.vertices[i]);
+            axis(Vector2::new(e.y, -e.x));
+        }
+    }
+    fn nearest_core_point(&self, pose: &Isometry2<T>, p: &Point2<T>) -> Point2<T> {
+        pose * polygonal::closest_on_polygon(&self.vertices, &pose.inverse_transform_point(p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::for_each_precision;
+
+    fn known_values<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let t = Triangle::new(p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)).unwrap();
+        assert_eq!(t.area(), T::lit(6.0));
+        let pose = Isometry2::translation(T::lit(-2.0), T::one());
+        let b = t.bounding_box(&pose);
+        assert_eq!((b.min, b.max), (p(-2.0, 1.0), p(2.0, 4.0)));
+        assert_eq!(
+            t.support_point(&pose, &Vector2::new(T::one(), T::one())),
+            p(2.0, 1.0)
+        );
+        let id = Isometry2::identity();
+        // Closed: vertices and edge points count.
+        assert!(t.contains_point(&id, &p(4.0, 0.0)));
+        assert!(t.contains_point(&id, &p(2.0, 1.5)));
+        assert!(!t.contains_point(&id, &p(2.0, 1.5 + 1e-3)));
+        let i = t.project(&id, &Vector2::new(T::zero(), -T::one()));
+        assert_eq!((i.min, i.max), (T::lit(-3.0), T::zero()));
+        assert_eq!(t.nearest_core_point(&id, &p(5.0, -1.0)), p(4.0, 0.0));
+        assert_eq!(t.nearest_core_point(&id, &p(1.0, 1.0)), p(1.0, 1.0));
+    }
+    for_each_precision!(known, known_values);
+
+    fn rejects_bad_input<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        assert_eq!(
+            Triangle::new(p(0.0, 0.0), p(0.0, 0.0), p(1.0, 0.0)),
+            Err(ShapeError::DuplicateVertex { index: 1 })
+        );
+        assert_eq!(
+            Triangle::new(p(0.0, 0.0), Point2::new(T::nan(), T::zero()), p(1.0, 0.0)),
+            Err(ShapeError::NonFiniteVertex { index: 1 })
+        );
+        assert!(matches!(
+            Triangle::new(p(0.0, 0.0), p(1.0, 0.0), p(3.0, 0.0)),
+            Err(ShapeError::CollinearVertices { .. })
+        ));
+        // A sliver is fine as long as it really turns.
+        assert!(Triangle::new(p(0.0, 0.0), p(1.0, 0.0), p(0.5, 1e-3)).is_ok());
+    }
+    for_each_precision!(rejects, rejects_bad_input);
+}

@@ -1,0 +1,90 @@
+//! Construction errors.
+
+use core::fmt;
+
+/// Why a shape could not be built.
+///
+/// Every validated constructor returns `Result<Self, ShapeError>`; each variant
+/// says which input is wrong so that a level designer can fix the data.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// A number (radius, half extent, angle, coordinate) is NaN or infinite.
+    NonFinite {
+        /// The parameter, e.g. `"radius"` or `"center"`.
+        field: &'static str,
+    },
+    /// A vertex has a NaN or infinite coordinate.
+    NonFiniteVertex {
+        /// Index of the vertex in the input.
+        index: usize,
+    },
+    /// A size (radius, half extent, width) is zero or negative.
+    NonPositiveSize {
+        /// The parameter, e.g. `"radius"` or `"half_extents.x"`.
+        field: &'static str,
+        /// The value that was given.
+        value: f64,
+    },
+    /// Fewer vertices than the shape needs.
+    TooFewVertices {
+        /// How many were given (after removing nothing).
+        count: usize,
+        /// How many are needed.
+        min: usize,
+    },
+    /// A vertex repeats the vertex before it (cyclically).
+    DuplicateVertex {
+        /// Index of the repeated vertex in the input.
+        index: usize,
+    },
+    /// A vertex lies on the line through its two neighbours, so it is not a
+    /// corner (or all points of a cloud are collinear).
+    CollinearVertices {
+        /// Index of the middle vertex in the input.
+        index: usize,
+    },
+    /// The polygon turns the other way at this vertex: it is not convex.
+    NotConvex {
+        /// Index of the reflex vertex in the input.
+        index: usize,
+    },
+    /// The vertices wind around more than once (a star polygon): every turn has
+    /// the same sign but the boundary crosses itself.
+    SelfIntersecting,
+    /// Every point of a cloud lies on one line (or there are fewer than three
+    /// distinct points), so its convex hull has no area.
+    AllCollinear,
+    /// The two end points of a segment or capsule coincide. Use a `Point` or a
+    /// `Circle` instead.
+    CoincidentEndpoints,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFinite { field } => write!(f, "{field} is NaN or infinite"),
+            Self::NonFiniteVertex { index } => {
+                write!(f, "vertex {index} has a NaN or infinite coordinate")
+            }
+            Self::NonPositiveSize { field, value } => {
+                write!(f, "{field} must be positive, got {value}")
+            }
+            Self::TooFewVertices { count, min } => {
+                write!(f, "{count} vertices given, at least {min} needed")
+            }
+            Self::DuplicateVertex { index } => {
+                write!(f, "vertex {index} repeats the vertex before it")
+            }
+            Self::CollinearVertices { index } => {
+                write!(f, "vertex {index} is collinear with its neighbours")
+            }
+            Self::NotConvex { index } => write!(f, "polygon is not convex at vertex {index}"),
+            Self::SelfIntersecting => write!(f, "polygon boundary crosses itself"),
+            Self::AllCollinear => write!(f, "all points lie on one line: the hull has no area"),
+            Self::CoincidentEndpoints => write!(f, "the two end points coincide"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}

@@ -1,0 +1,59 @@
+//! # shape
+//!
+//! The geometric foundation of kasanari: the scalar trait [`Real`], the traits
+//! every collidable thing implements ([`Shape`], [`SupportSeparatingAxes`],
+//! [`Convex`]; [`Shape3`] and [`Convex3`] in 3D), and the built-in shapes.
+//!
+//! Shapes live in their own local frame and are placed in the world by a pose
+//! (`nalgebra::Isometry2` / `Isometry3`). Every constructor validates its input
+//! and returns `Result<Self, ShapeError>`; every query is exact up to floating
+//! point, and sets are closed (the boundary belongs to the shape).
+//!
+//! ```
+//! use nalgebra::{Isometry2, Point2, Vector2};
+//! use shape::prelude::*;
+//!
+//! type R = f64; // one alias switches the precision
+//! let hexagon = ConvexPolygon::<R>::from_hull(&[
+//!     Point2::new(1.0, 0.0), Point2::new(0.5, 0.866), Point2::new(-0.5, 0.866),
+//!     Point2::new(-1.0, 0.0), Point2::new(-0.5, -0.866), Point2::new(0.5, -0.866),
+//! ]).unwrap();
+//! let pose = Isometry2::new(Vector2::new(5.0, 0.0), 0.0);
+//! assert!(hexagon.contains_point(&pose, &Point2::new(5.9, 0.0)));
+//! assert_eq!(hexagon.bounding_box(&pose).max.x, 6.0);
+//! assert_eq!(
+//!     ConvexPolygon::<R>::new(&[Point2::new(0.0, 0.0), Point2::new(1.0, 0.0)]).unwrap_err(),
+//!     ShapeError::TooFewVertices { count: 2, min: 3 },
+//! );
+//! ```
+
+mod bounding;
+mod error;
+mod kind;
+mod real;
+mod traits;
+
+pub mod dim2;
+pub mod dim3;
+pub mod sat;
+pub mod tolerance;
+
+#[doc(hidden)]
+pub mod testing;
+
+pub use bounding::{BoundingBox, BoundingBox2, BoundingBox3};
+pub use dim2::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Segment, Triangle};
+pub use dim3::{Aabb3, Convex3, Cuboid, Shape3, Sphere};
+pub use error::ShapeError;
+pub use kind::ShapeKind;
+pub use real::Real;
+pub use traits::{Convex, Interval, Shape, SupportSeparatingAxes};
+
+/// Everything a user of the shapes needs, in one import.
+pub mod prelude {
+    pub use crate::{
+        Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Convex, Convex3, ConvexPolygon,
+        Cuboid, Ellipse, Interval, Obb, Point, Real, Segment, Shape, Shape3, ShapeError, ShapeKind,
+        Sphere, SupportSeparatingAxes, Triangle,
+    };
+}

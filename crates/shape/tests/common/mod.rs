@@ -1,0 +1,260 @@
+//! Shared test support: shape parameters drawn in f64, builders for either
+//! precision, and slow independent references computed in f64 (dense boundary
+//! samples, brute-force projections).
+
+#![allow(dead_code)]
+
+use std::f64::consts::PI;
+
+use nalgebra::{Isometry2, Point2, Vector2};
+use proptest::prelude::*;
+use shape::prelude::*;
+
+/// A built-in 2D shape described by f64 parameters (always valid).
+#[derive(Debug, Clone)]
+pub enum Spec {
+    Point(f64, f64),
+    Segment([f64; 2], [f64; 2]),
+    Circle(f64),
+    Aabb([f64; 2], [f64; 2]),
+    Obb(f64, f64),
+    Triangle([[f64; 2]; 3]),
+    Polygon(Vec<[f64; 2]>),
+    Capsule([f64; 2], [f64; 2], f64),
+    Ellipse(f64, f64),
+}
+
+/// Samples per unit of turn for curved boundaries.
+pub const CURVE_SAMPLES: usize = 512;
+
+fn size() -> impl Strategy<Value = f64> {
+    // Mixed scales: most around 1, some tiny, some large.
+    prop_oneof![4 => 0.05f64..5.0, 1 => 0.01f64..0.05, 1 => 5.0f64..50.0]
+}
+
+fn coord() -> impl Strategy<Value = f64> {
+    -5.0f64..5.0
+}
+
+fn local_point() -> impl Strategy<Value = [f64; 2]> {
+    [coord(), coord()]
+}
+
+/// A convex polygon: 3 to 12 points on an ellipse-like curve at increasing
+/// angles, with random gaps (so the polygon is convex and not regular).
+fn polygon() -> impl Strategy<Value = Vec<[f64; 2]>> {
+    (
+        prop::collection::vec(0.2f64..1.0, 3..12),
+        size(),
+        0.3f64..1.0,
+        -PI..PI,
+    )
+        .prop_map(|(gaps, r, squash, phase)| {
+            let total: f64 = gaps.iter().sum();
+            let mut a = phase;
+            gaps.iter()
+                .map(|g| {
+                    let p = [r * a.cos(), r * squash * a.sin()];
+                    a += 2.0 * PI * g / total;
+                    p
+                })
+                .collect()
+        })
+}
+
+pub fn spec() -> impl Strategy<Value = Spec> {
+    prop_oneof![
+        local_point().prop_map(|p| Spec::Point(p[0], p[1])),
+        (local_point(), local_point())
+            .prop_filter("distinct", |(a, b)| dist(*a, *b) > 1e-3)
+            .prop_map(|(a, b)| Spec::Segment(a, b)),
+        size().prop_map(Spec::Circle),
+        (local_point(), size(), size()).prop_map(|(m, w, h)| Spec::Aabb(m, [m[0] + w, m[1] + h])),
+        (size(), size()).prop_map(|(x, y)| Spec::Obb(x, y)),
+        [local_point(), local_point(), local_point()]
+            .prop_filter("non-degenerate", |t| tri_area(t).abs() > 1e-2)
+            .prop_map(Spec::Triangle),
+        polygon()
+            .prop_filter("valid", |p| ConvexPolygon::<f32>::new(&to_points(p))
+                .is_ok())
+            .prop_map(Spec::Polygon),
+        (local_point(), local_point(), size())
+            .prop_filter("distinct", |(a, b, _)| dist(*a, *b) > 1e-3)
+            .prop_map(|(a, b, r)| Spec::Capsule(a, b, r)),
+        (size(), 0.1f64..1.0, any::<bool>()).prop_map(|(a, k, swap)| if swap {
+            Spec::Ellipse(a * k, a)
+        } else {
+            Spec::Ellipse(a, a * k)
+        }),
+    ]
+}
+
+/// A pose with translation in `[-range, range]²` and any angle.
+pub fn pose(range: f64) -> impl Strategy<Value = [f64; 3]> {
+    (-range..range, -range..range, -PI..PI).prop_map(|(x, y, a)| [x, y, a])
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+fn tri_area(t: &[[f64; 2]; 3]) -> f64 {
+    0.5 * ((t[1][0] - t[0][0]) * (t[2][1] - t[0][1]) - (t[2][0] - t[0][0]) * (t[1][1] - t[0][1]))
+}
+
+fn to_points<T: Real>(p: &[[f64; 2]]) -> Vec<Point2<T>> {
+    p.iter().map(|q| pt(*q)).collect()
+}
+
+pub fn pt<T: Real>(p: [f64; 2]) -> Point2<T> {
+    Point2::new(T::lit(p[0]), T::lit(p[1]))
+}
+
+pub fn iso<T: Real>(p: [f64; 3]) -> Isometry2<T> {
+    Isometry2::new(Vector2::new(T::lit(p[0]), T::lit(p[1])), T::lit(p[2]))
+}
+
+/// Builds the shape in precision `T`.
+pub fn build<T: Real>(s: &Spec) -> Box<dyn Shape<T>> {
+    match s {
+        Spec::Point(x, y) => Box::new(Point::new(pt([*x, *y])).unwrap()),
+        Spec::Segment(a, b) => Box::new(Segment::new(pt(*a), pt(*b)).unwrap()),
+        Spec::Circle(r) => Box::new(Circle::new(T::lit(*r)).unwrap()),
+        Spec::Aabb(a, b) => Box::new(Aabb::new(pt(*a), pt(*b)).unwrap()),
+        Spec::Obb(x, y) => Box::new(Obb::new(Vector2::new(T::lit(*x), T::lit(*y))).unwrap()),
+        Spec::Triangle(t) => Box::new(Triangle::new(pt(t[0]), pt(t[1]), pt(t[2])).unwrap()),
+        Spec::Polygon(p) => Box::new(ConvexPolygon::new(&to_points::<T>(p)).unwrap()),
+        Spec::Capsule(a, b, r) => Box::new(Capsule::new(pt(*a), pt(*b), T::lit(*r)).unwrap()),
+        Spec::Ellipse(a, b) => {
+            Box::new(Ellipse::new(Vector2::new(T::lit(*a), T::lit(*b))).unwrap())
+        }
+    }
+}
+
+/// The largest distance of the shape from its local origin: a scale for
+/// tolerances.
+pub fn extent(s: &Spec) -> f64 {
+    local_boundary(s)
+        .iter()
+        .map(|p| (p[0] * p[0] + p[1] * p[1]).sqrt())
+        .fold(0.0, f64::max)
+}
+
+/// Whether the shape's boundary is curved somewhere (sampling then approximates).
+pub fn is_curved(s: &Spec) -> bool {
+    matches!(s, Spec::Circle(_) | Spec::Capsule(..) | Spec::Ellipse(..))
+}
+
+/// The largest distance between the true boundary and the sampled polygon.
+pub fn sampling_error(s: &Spec) -> f64 {
+    let r = match s {
+        Spec::Circle(r) | Spec::Capsule(_, _, r) => *r,
+        Spec::Ellipse(a, b) => a.max(*b) * a.max(*b) / a.min(*b),
+        _ => 0.0,
+    };
+    r * (1.0 - (PI / CURVE_SAMPLES as f64).cos()) * 1.01
+}
+
+/// Points of the boundary in the local frame, computed from the parameters alone
+/// (vertices exactly; curves at CURVE_SAMPLES angles).
+pub fn local_boundary(s: &Spec) -> Vec<[f64; 2]> {
+    let circle = |c: [f64; 2], r: f64| -> Vec<[f64; 2]> {
+        (0..CURVE_SAMPLES)
+            .map(|k| {
+                let a = 2.0 * PI * k as f64 / CURVE_SAMPLES as f64;
+                [c[0] + r * a.cos(), c[1] + r * a.sin()]
+            })
+            .collect()
+    };
+    match s {
+        Spec::Point(x, y) => vec![[*x, *y]],
+        Spec::Segment(a, b) => (0..=16).map(|k| lerp(*a, *b, k as f64 / 16.0)).collect(),
+        Spec::Circle(r) => circle([0.0, 0.0], *r),
+        Spec::Aabb(a, b) => vec![*a, [b[0], a[1]], *b, [a[0], b[1]]],
+        Spec::Obb(x, y) => vec![[-x, -y], [*x, -y], [*x, *y], [-x, *y]],
+        Spec::Triangle(t) => t.to_vec(),
+        Spec::Polygon(p) => p.clone(),
+        Spec::Capsule(a, b, r) => {
+            let mut v = circle(*a, *r);
+            v.extend(circle(*b, *r));
+            v
+        }
+        Spec::Ellipse(a, b) => circle([0.0, 0.0], 1.0)
+            .into_iter()
+            .map(|p| [a * p[0], b * p[1]])
+            .collect(),
+    }
+}
+
+fn lerp(a: [f64; 2], b: [f64; 2], t: f64) -> [f64; 2] {
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
+}
+
+/// `local_boundary` placed at the pose, in f64. An Aabb ignores the rotation.
+pub fn world_boundary(s: &Spec, pose: [f64; 3]) -> Vec<[f64; 2]> {
+    let angle = if matches!(s, Spec::Aabb(..)) {
+        0.0
+    } else {
+        pose[2]
+    };
+    let (sn, cs) = angle.sin_cos();
+    local_boundary(s)
+        .into_iter()
+        .map(|p| {
+            [
+                cs * p[0] - sn * p[1] + pose[0],
+                sn * p[0] + cs * p[1] + pose[1],
+            ]
+        })
+        .collect()
+}
+
+/// Slow containment reference in f64: the signed distance from `p` (world) to
+/// the shape's boundary, negative inside, computed from the parameters by a
+/// method independent of the shapes' code (inverse rotation by hand, then
+/// distances to sampled or exact geometry).
+pub fn signed_distance(s: &Spec, pose: [f64; 3], p: [f64; 2]) -> f64 {
+    let angle = if matches!(s, Spec::Aabb(..)) {
+        0.0
+    } else {
+        pose[2]
+    };
+    let (sn, cs) = angle.sin_cos();
+    let d = [p[0] - pose[0], p[1] - pose[1]];
+    let q = [cs * d[0] + sn * d[1], -sn * d[0] + cs * d[1]];
+    let seg_dist = |a: [f64; 2], b: [f64; 2]| -> f64 {
+        let ab = [b[0] - a[0], b[1] - a[1]];
+        let t = (((q[0] - a[0]) * ab[0] + (q[1] - a[1]) * ab[1]) / (ab[0] * ab[0] + ab[1] * ab[1]))
+            .clamp(0.0, 1.0);
+        dist(q, lerp(a, b, t))
+    };
+    let poly = |v: &[[f64; 2]]| -> f64 {
+        let n = v.len();
+        let edge = (0..n)
+            .map(|i| seg_dist(v[i], v[(i + 1) % n]))
+            .fold(f64::INFINITY, f64::min);
+        // Crossing-number parity: independent of orientation and of cross products.
+        let mut inside = false;
+        for i in 0..n {
+            let (a, b) = (v[i], v[(i + 1) % n]);
+            if (a[1] > q[1]) != (b[1] > q[1])
+                && q[0] < a[0] + (q[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+            {
+                inside = !inside;
+            }
+        }
+        if inside { -edge } else { edge }
+    };
+    match s {
+        Spec::Point(x, y) => dist(q, [*x, *y]),
+        Spec::Segment(a, b) => seg_dist(*a, *b),
+        Spec::Circle(r) => dist(q, [0.0, 0.0]) - r,
+        Spec::Capsule(a, b, r) => seg_dist(*a, *b) - r,
+        Spec::Ellipse(a, b) => {
+            // Dense polygonal approximation; callers keep a margin above the
+            // sampling error.
+            poly(&local_boundary(&Spec::Ellipse(*a, *b)))
+        }
+        _ => poly(&local_boundary(s)),
+    }
+}
