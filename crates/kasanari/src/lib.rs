@@ -21,6 +21,10 @@
 //! assert!(!sat_intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.5)));
 //! ```
 
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub use broadphase;
 pub use nalgebra;
 pub use narrowphase;
