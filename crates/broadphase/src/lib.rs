@@ -1,10 +1,21 @@
 //! # broadphase
 //!
-//! Groups nearby shapes so that only neighbours reach the narrow phase. This crate
-//! will hold kasanari's uniform grid and the `World` (see `docs/ARCHITECTURE.md`).
-//!
-//! Status: not written yet. It depends on [`narrowphase`], which it will feed with
-//! candidate pairs; the bounding boxes it will sort come from
-//! [`shape::Shape::bounding_box`].
+//! Groups nearby shapes so that only neighbours reach the narrow phase: a sparse
+//! uniform [`Grid`] over unbounded space (2D and 3D) that reports every pair of
+//! overlapping bounding boxes exactly once, and the [`World`] a game uses every
+//! frame: shapes registered with poses and filters, moved, removed, and queried
+//! for colliding pairs with contacts and start/stop events.
 
+mod error;
+pub mod grid;
+mod hash;
+pub mod space;
+pub mod world;
+
+pub use error::GridError;
+pub use grid::{Grid, Grid2, Grid3, GridStats, MAX_CELLS_PER_OBJECT};
 pub use narrowphase;
+pub use space::{Dim, Space};
+pub use world::{
+    Collisions, Filter, Handle, Object, PairContact, Stats, World, World2, World3, WorldError,
+};

@@ -9,7 +9,8 @@ use shape::Real;
 /// `normal` is a unit vector pointing from A towards B; moving B by
 /// `depth · normal` leaves the shapes touching and no shorter move separates
 /// them. `point_a` is the point of A deepest along `normal`, `point_b` the point
-/// of B deepest along `−normal`, so `point_a − point_b ≈ depth · normal`.
+/// of B deepest along `−normal`, so `(point_a − point_b) · normal = depth` (the
+/// two points may differ along the contact plane, e.g. two boxes face to face).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact<T: Real> {
     /// Unit normal from A to B.

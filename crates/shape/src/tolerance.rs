@@ -10,6 +10,14 @@
 //! |---|---|---|---|
 //! | polygon/triangle construction: a corner whose turn has `|sin θ| ≤ s` is collinear | [`collinear_sine`] = 16 ε | 1.9e-6 | 3.6e-15 |
 //! | axes shorter than this (relative to the shapes' scale) are skipped by the generic SAT | [`axis_length_squared`] = (16 ε)² | 3.6e-12 | 1.3e-29 |
+//! | GJK/EPA fallback: shapes closer than `gjk · scale` may be reported touching; curved EPA depths are accurate to it | [`gjk`] = 64 ε | 7.6e-6 | 1.4e-14 |
+//! | ellipse contacts: directions whose overlaps differ by less than `ellipse_tie · scale` are ties (the smallest angle from +x wins) | [`ellipse_tie`] = 8 ε | 9.5e-7 | 1.8e-15 |
+//!
+//! The exact kernels (everything the dispatch table registers for built-in
+//! pairs) use no tolerance: their decisions are comparisons of computed
+//! quantities, wrong only within rounding of tangency. The GJK/EPA fallback
+//! (user shapes with a support function only) and the numerical minimisation
+//! behind ellipse contacts converge to the tolerances above.
 
 use crate::Real;
 
@@ -30,4 +38,21 @@ pub fn collinear_sine<T: Real>() -> T {
 pub fn axis_length_squared<T: Real>() -> T {
     let s = T::epsilon() * T::lit(16.0);
     s * s
+}
+
+/// Relative tolerance of the GJK/EPA fallback: `64 ε` of `T`. Multiplied by the
+/// shapes' scale (their largest absolute coordinate) it bounds how close two
+/// shapes may be while reported touching, and the error of curved EPA depths.
+#[must_use]
+#[inline]
+pub fn gjk<T: Real>() -> T {
+    T::epsilon() * T::lit(64.0)
+}
+
+/// Relative tolerance under which two candidate directions of an ellipse
+/// contact count as tied: `8 ε` of `T` (times the pair's scale).
+#[must_use]
+#[inline]
+pub fn ellipse_tie<T: Real>() -> T {
+    T::epsilon() * T::lit(8.0)
 }

@@ -62,31 +62,57 @@ fn polygon() -> impl Strategy<Value = Vec<[f64; 2]>> {
         })
 }
 
-pub fn spec() -> impl Strategy<Value = Spec> {
-    prop_oneof![
-        local_point().prop_map(|p| Spec::Point(p[0], p[1])),
-        (local_point(), local_point())
+/// The built-in 2D kinds in canonical order, as `Spec` indices.
+pub const KINDS: usize = 9;
+
+/// A random valid shape of kind `k` (0 = point, ..., 8 = ellipse).
+pub fn spec_of(k: usize) -> BoxedStrategy<Spec> {
+    match k {
+        0 => local_point().prop_map(|p| Spec::Point(p[0], p[1])).boxed(),
+        1 => (local_point(), local_point())
             .prop_filter("distinct", |(a, b)| dist(*a, *b) > 1e-3)
-            .prop_map(|(a, b)| Spec::Segment(a, b)),
-        size().prop_map(Spec::Circle),
-        (local_point(), size(), size()).prop_map(|(m, w, h)| Spec::Aabb(m, [m[0] + w, m[1] + h])),
-        (size(), size()).prop_map(|(x, y)| Spec::Obb(x, y)),
-        [local_point(), local_point(), local_point()]
+            .prop_map(|(a, b)| Spec::Segment(a, b))
+            .boxed(),
+        2 => size().prop_map(Spec::Circle).boxed(),
+        3 => (local_point(), size(), size())
+            .prop_map(|(m, w, h)| Spec::Aabb(m, [m[0] + w, m[1] + h]))
+            .boxed(),
+        4 => (size(), size()).prop_map(|(x, y)| Spec::Obb(x, y)).boxed(),
+        5 => [local_point(), local_point(), local_point()]
             .prop_filter("non-degenerate", |t| tri_area(t).abs() > 1e-2)
-            .prop_map(Spec::Triangle),
-        polygon()
-            .prop_filter("valid", |p| ConvexPolygon::<f32>::new(&to_points(p))
-                .is_ok())
-            .prop_map(Spec::Polygon),
-        (local_point(), local_point(), size())
+            .prop_map(Spec::Triangle)
+            .boxed(),
+        6 => polygon()
+            .prop_filter("valid", |p| {
+                ConvexPolygon::<f32>::new(&to_points(p)).is_ok()
+            })
+            .prop_map(Spec::Polygon)
+            .boxed(),
+        7 => (local_point(), local_point(), size())
             .prop_filter("distinct", |(a, b, _)| dist(*a, *b) > 1e-3)
-            .prop_map(|(a, b, r)| Spec::Capsule(a, b, r)),
-        (size(), 0.1f64..1.0, any::<bool>()).prop_map(|(a, k, swap)| if swap {
-            Spec::Ellipse(a * k, a)
-        } else {
-            Spec::Ellipse(a, a * k)
-        }),
-    ]
+            .prop_map(|(a, b, r)| Spec::Capsule(a, b, r))
+            .boxed(),
+        _ => (size(), 0.1f64..1.0, any::<bool>())
+            .prop_map(|(a, k, swap)| {
+                if swap {
+                    Spec::Ellipse(a * k, a)
+                } else {
+                    Spec::Ellipse(a, a * k)
+                }
+            })
+            .boxed(),
+    }
+}
+
+/// A random valid shape of any kind.
+pub fn spec() -> impl Strategy<Value = Spec> {
+    (0..KINDS).prop_flat_map(spec_of)
+}
+
+/// A random pair of shapes, the kinds drawn uniformly among the 45 unordered
+/// pairs (then in either order).
+pub fn spec_pair() -> impl Strategy<Value = (Spec, Spec)> {
+    (0..KINDS, 0..KINDS).prop_flat_map(|(i, j)| (spec_of(i), spec_of(j)))
 }
 
 /// A pose with translation in `[-range, range]²` and any angle.
@@ -257,4 +283,75 @@ pub fn signed_distance(s: &Spec, pose: [f64; 3], p: [f64; 2]) -> f64 {
         }
         _ => poly(&local_boundary(s)),
     }
+}
+
+/// Tolerance for values of magnitude `scale` computed in `T` and compared with
+/// an f64 reference: `8 × 256 ε × scale` (f32 ≈ 2.4e-4 · scale, f64 ≈ 4.5e-13 · scale).
+pub fn reference_tolerance<T: Real>(scale: f64) -> f64 {
+    shape::testing::test_tolerance::<T>(T::lit(scale)).as_f64() * 8.0
+}
+
+/// Brute force: the overlap of the sampled projections on direction `d`.
+pub fn sampled_overlap(a: &[[f64; 2]], b: &[[f64; 2]], d: [f64; 2]) -> f64 {
+    let proj = |w: &[[f64; 2]]| {
+        w.iter()
+            .map(|p| p[0] * d[0] + p[1] * d[1])
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    };
+    let (a0, a1) = proj(a);
+    let (b0, b1) = proj(b);
+    (a1 - b0).min(b1 - a0)
+}
+
+pub const DIRECTIONS: usize = 4096;
+
+/// The minimum sampled overlap over DIRECTIONS uniform directions, the
+/// shapes' exact edge normals, and `extra`.
+pub fn reference_min_overlap(
+    sa: &Spec,
+    pa: [f64; 3],
+    sb: &Spec,
+    pb: [f64; 3],
+    extra: Option<[f64; 2]>,
+) -> f64 {
+    let (a, b) = (world_boundary(sa, pa), world_boundary(sb, pb));
+    let mut dirs: Vec<[f64; 2]> = (0..DIRECTIONS)
+        .map(|k| {
+            let t = PI * k as f64 / DIRECTIONS as f64;
+            [t.cos(), t.sin()]
+        })
+        .collect();
+    for (s, w) in [(sa, &a), (sb, &b)] {
+        if !is_curved(s) && w.len() >= 2 {
+            for i in 0..w.len() {
+                let (p, q) = (w[i], w[(i + 1) % w.len()]);
+                let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                let n = (dx * dx + dy * dy).sqrt();
+                if n > 0.0 {
+                    dirs.push([dy / n, -dx / n]);
+                    dirs.push([dx / n, dy / n]);
+                }
+            }
+        }
+    }
+    dirs.extend(extra);
+    dirs.into_iter()
+        .map(|d| sampled_overlap(&a, &b, d))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// How far the reference may be from the truth: sampling of curves, the
+/// angular step on curved minima, and rounding in `T`.
+pub fn slack<T: Real>(sa: &Spec, pa: [f64; 3], sb: &Spec, pb: [f64; 3]) -> f64 {
+    let scale =
+        extent(sa) + extent(sb) + pa[0].abs() + pa[1].abs() + pb[0].abs() + pb[1].abs() + 1.0;
+    let step = PI / DIRECTIONS as f64;
+    let curved = if is_curved(sa) || is_curved(sb) {
+        (extent(sa) + extent(sb)) * step * step
+    } else {
+        0.0
+    };
+    sampling_error(sa) + sampling_error(sb) + curved + reference_tolerance::<T>(scale)
 }

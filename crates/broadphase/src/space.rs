@@ -1,0 +1,143 @@
+//! What the world needs to know about a dimension: the shape trait object, the
+//! pose, the contact and the dispatch table of 2D or 3D. [`World`](crate::World)
+//! is written once over this trait.
+
+use core::fmt::Debug;
+
+use nalgebra::{Isometry2, Point};
+use narrowphase::{Contact, DispatchError, DispatchTable};
+use shape::{BoundingBox, Real, Shape};
+
+/// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dim<const D: usize>;
+
+/// A dimension's shapes, poses, contacts and dispatch table.
+pub trait Space<T: Real, const D: usize> {
+    /// The shape trait object (`dyn Shape<T>` or `dyn Shape3<T>`).
+    type Shape: ?Sized + Debug + Send + Sync;
+    /// The pose (`Isometry2<T>` or `Isometry3<T>`).
+    type Pose: Copy + Debug + PartialEq + Send + Sync;
+    /// The contact (`Contact<T>` or `Contact3<T>`).
+    type Contact: Copy + Debug + PartialEq + Send + Sync;
+    /// The dispatch table.
+    type Table: Clone + Debug + Send + Sync;
+
+    /// A table with every built-in pair registered.
+    fn new_table() -> Self::Table;
+    /// Whether every number of the pose is finite.
+    fn pose_is_finite(pose: &Self::Pose) -> bool;
+    /// The shape's bounding box at the pose.
+    fn bounding_box(shape: &Self::Shape, pose: &Self::Pose) -> BoundingBox<T, D>;
+    /// The narrow-phase boolean test.
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn intersects(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+    ) -> Result<bool, DispatchError>;
+    /// The narrow-phase contact.
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn contact(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+    ) -> Result<Option<Self::Contact>, DispatchError>;
+    /// Whether the shape at the pose contains the point (exact).
+    ///
+    /// # Errors
+    /// [`DispatchError::Unsupported`] when the shape offers no way to answer.
+    fn contains_point(
+        table: &Self::Table,
+        shape: &Self::Shape,
+        pose: &Self::Pose,
+        p: &Point<T, D>,
+    ) -> Result<bool, DispatchError>;
+    /// Whether the shape at the pose overlaps the closed box (exact).
+    ///
+    /// # Errors
+    /// [`DispatchError::Unsupported`] when the shape offers no way to answer.
+    fn overlaps_box(
+        table: &Self::Table,
+        shape: &Self::Shape,
+        pose: &Self::Pose,
+        region: &BoundingBox<T, D>,
+    ) -> Result<bool, DispatchError>;
+}
+
+impl<T: Real> Space<T, 2> for Dim<2> {
+    type Shape = dyn Shape<T>;
+    type Pose = Isometry2<T>;
+    type Contact = Contact<T>;
+    type Table = DispatchTable<T>;
+
+    fn new_table() -> Self::Table {
+        DispatchTable::new()
+    }
+    fn pose_is_finite(pose: &Isometry2<T>) -> bool {
+        let t = pose.translation.vector;
+        let r = pose.rotation;
+        [t.x, t.y, r.re, r.im]
+            .iter()
+            .all(|v| num_traits::Float::is_finite(*v))
+    }
+    fn bounding_box(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> BoundingBox<T, 2> {
+        shape.bounding_box(pose)
+    }
+    fn intersects(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+    ) -> Result<bool, DispatchError> {
+        table.intersects(a, pose_a, b, pose_b)
+    }
+    fn contact(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+    ) -> Result<Option<Contact<T>>, DispatchError> {
+        table.contact(a, pose_a, b, pose_b)
+    }
+    fn contains_point(
+        table: &DispatchTable<T>,
+        shape: &dyn Shape<T>,
+        pose: &Isometry2<T>,
+        p: &Point<T, 2>,
+    ) -> Result<bool, DispatchError> {
+        let probe = shape::Point::origin();
+        table.intersects(&probe, &Isometry2::translation(p.x, p.y), shape, pose)
+    }
+    fn overlaps_box(
+        table: &DispatchTable<T>,
+        shape: &dyn Shape<T>,
+        pose: &Isometry2<T>,
+        region: &BoundingBox<T, 2>,
+    ) -> Result<bool, DispatchError> {
+        let half = region.half_extents();
+        let c = region.center();
+        if half.x > T::zero() && half.y > T::zero() {
+            if let Ok(b) = shape::Aabb::from_half_extents(half) {
+                return table.intersects(&b, &Isometry2::translation(c.x, c.y), shape, pose);
+            }
+        }
+        if half.x > T::zero() || half.y > T::zero() {
+            // A flat region: a segment.
+            if let Ok(s) = shape::Segment::new(region.min, region.max) {
+                return table.intersects(&s, &Isometry2::identity(), shape, pose);
+            }
+        }
+        Self::contains_point(table, shape, pose, &c)
+    }
+}

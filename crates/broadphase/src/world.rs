@@ -1,0 +1,770 @@
+//! The world: shapes registered with poses and filters, moved, removed, and
+//! queried for colliding pairs every frame.
+
+use core::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use nalgebra::Point;
+use narrowphase::DispatchError;
+use shape::{BoundingBox, Real};
+
+use crate::GridError;
+use crate::grid::Grid;
+use crate::space::{Dim, Space};
+
+/// A handle to an object in a [`World`]: a slot index, the slot's generation
+/// (so a handle to a removed object stays invalid when the slot is reused), and
+/// the world it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Handle {
+    world: u32,
+    index: u32,
+    generation: u32,
+}
+
+impl Handle {
+    /// The slot index (dense, reused after removal).
+    #[must_use]
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+impl fmt::Display for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}v{}", self.index, self.generation)
+    }
+}
+
+/// Collision filter bits (Box2D's categories and masks): two objects are tested
+/// only if each one's `membership` shares a bit with the other's `mask`.
+///
+/// ```
+/// use broadphase::Filter;
+/// const PLAYER: u32 = 1;
+/// const BULLET: u32 = 2;
+/// let bullet = Filter::new(BULLET, !BULLET); // bullets ignore bullets
+/// let player = Filter::new(PLAYER, u32::MAX);
+/// assert!(bullet.accepts(&player));
+/// assert!(!bullet.accepts(&bullet));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Filter {
+    /// The groups this object belongs to.
+    pub membership: u32,
+    /// The groups this object collides with.
+    pub mask: u32,
+}
+
+impl Filter {
+    /// Everything collides with everything.
+    pub const ALL: Self = Self {
+        membership: u32::MAX,
+        mask: u32::MAX,
+    };
+
+    /// A filter with the given bits.
+    #[must_use]
+    pub const fn new(membership: u32, mask: u32) -> Self {
+        Self { membership, mask }
+    }
+
+    /// Whether objects with these two filters are tested against each other.
+    #[must_use]
+    pub const fn accepts(&self, other: &Self) -> bool {
+        self.membership & other.mask != 0 && other.membership & self.mask != 0
+    }
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// Why a world operation was refused. The world is unchanged after any error.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// The handle's object was removed.
+    StaleHandle(Handle),
+    /// The handle belongs to another world.
+    ForeignHandle(Handle),
+    /// A pose has a NaN or infinite number.
+    NonFinitePose,
+    /// The shape's bounding box at the pose is not finite (the shape is too
+    /// large, or too far out, for the precision).
+    NonFiniteBounds,
+    /// The world is full (`u32::MAX` slots).
+    Full,
+    /// A grid error (an invalid cell size).
+    Grid(GridError),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::StaleHandle(h) => write!(f, "handle {h} refers to a removed object"),
+            Self::ForeignHandle(h) => write!(f, "handle {h} belongs to another world"),
+            Self::NonFinitePose => write!(f, "pose has a NaN or infinite number"),
+            Self::NonFiniteBounds => {
+                write!(f, "the shape's bounding box at this pose is not finite")
+            }
+            Self::Full => write!(f, "the world is full"),
+            Self::Grid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+impl From<GridError> for WorldError {
+    fn from(e: GridError) -> Self {
+        Self::Grid(e)
+    }
+}
+
+/// An object as stored: the shape, its pose and filter.
+pub struct Object<T: Real, const D: usize>
+where
+    Dim<D>: Space<T, D>,
+{
+    shape: Box<<Dim<D> as Space<T, D>>::Shape>,
+    pose: <Dim<D> as Space<T, D>>::Pose,
+    filter: Filter,
+}
+
+impl<T: Real, const D: usize> Object<T, D>
+where
+    Dim<D>: Space<T, D>,
+{
+    /// The shape.
+    #[must_use]
+    pub fn shape(&self) -> &<Dim<D> as Space<T, D>>::Shape {
+        &self.shape
+    }
+    /// The pose.
+    #[must_use]
+    pub fn pose(&self) -> &<Dim<D> as Space<T, D>>::Pose {
+        &self.pose
+    }
+    /// The collision filter.
+    #[must_use]
+    pub fn filter(&self) -> Filter {
+        self.filter
+    }
+}
+
+impl<T: Real, const D: usize> fmt::Debug for Object<T, D>
+where
+    Dim<D>: Space<T, D>,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Object")
+            .field("shape", &&*self.shape)
+            .field("pose", &self.pose)
+            .field("filter", &self.filter)
+            .finish()
+    }
+}
+
+struct Slot<T: Real, const D: usize>
+where
+    Dim<D>: Space<T, D>,
+{
+    generation: u32,
+    object: Option<Object<T, D>>,
+}
+
+/// A pair of colliding objects and their contact (normal from `a` to `b`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairContact<C> {
+    /// The object with the smaller index.
+    pub a: Handle,
+    /// The other object.
+    pub b: Handle,
+    /// Their contact, in world space.
+    pub contact: C,
+}
+
+/// Counts from one query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Objects in the world.
+    pub objects: usize,
+    /// Pairs a brute-force test would make: `objects · (objects − 1) / 2`.
+    pub all_pairs: u64,
+    /// Pairs whose bounding boxes overlap (the broad phase's output).
+    pub candidate_pairs: usize,
+    /// Candidate pairs that pass the filters.
+    pub filtered_pairs: usize,
+    /// Pairs that truly collide (the narrow phase's output).
+    pub colliding_pairs: usize,
+}
+
+/// The answer of [`World::collisions`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collisions<C> {
+    /// Every colliding pair, once, sorted by handles.
+    pub pairs: Vec<PairContact<C>>,
+    /// Pairs colliding now that were not at the previous query, sorted.
+    pub started: Vec<(Handle, Handle)>,
+    /// Pairs colliding at the previous query that are not now (including pairs
+    /// with an object removed since), sorted.
+    pub stopped: Vec<(Handle, Handle)>,
+    /// Pairs the narrow phase could not answer (user shapes with no kernel and
+    /// no fallback), never silently dropped.
+    pub errors: Vec<(Handle, Handle, DispatchError)>,
+    /// Counts.
+    pub stats: Stats,
+}
+
+impl<C> Default for Collisions<C> {
+    fn default() -> Self {
+        Self {
+            pairs: Vec::new(),
+            started: Vec::new(),
+            stopped: Vec::new(),
+            errors: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+}
+
+static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(1);
+
+/// A collision world in `D` dimensions (2 by default): owns a [`Grid`] and a
+/// dispatch table.
+///
+/// ```
+/// use nalgebra::{Isometry2, Vector2};
+/// use broadphase::{Filter, World};
+/// use shape::{Circle, Obb};
+///
+/// type R = f32;
+/// let mut world = World::<R>::new(2.0).unwrap();
+/// let wall = world.insert(Obb::new(Vector2::new(5.0, 0.5)).unwrap(), Isometry2::identity(), Filter::ALL).unwrap();
+/// let ball = world.insert(Circle::new(1.0).unwrap(), Isometry2::translation(0.0, 1.25), Filter::ALL).unwrap();
+/// let hits = world.collisions();
+/// assert_eq!(hits.pairs.len(), 1);
+/// assert_eq!((hits.pairs[0].a, hits.pairs[0].b), (wall, ball));
+/// assert_eq!(hits.started, vec![(wall, ball)]);
+/// world.set_pose(ball, Isometry2::translation(0.0, 5.0)).unwrap();
+/// let hits = world.collisions();
+/// assert!(hits.pairs.is_empty());
+/// assert_eq!(hits.stopped, vec![(wall, ball)]);
+/// ```
+pub struct World<T: Real, const D: usize = 2>
+where
+    Dim<D>: Space<T, D>,
+{
+    id: u32,
+    slots: Vec<Slot<T, D>>,
+    free: Vec<u32>,
+    len: usize,
+    grid: Grid<T, D>,
+    table: <Dim<D> as Space<T, D>>::Table,
+    previous: Vec<(Handle, Handle)>,
+    scratch: Vec<(u32, u32)>,
+}
+
+/// A 2D world.
+pub type World2<T> = World<T, 2>;
+/// A 3D world.
+pub type World3<T> = World<T, 3>;
+
+impl<T: Real, const D: usize> fmt::Debug for World<T, D>
+where
+    Dim<D>: Space<T, D>,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("World")
+            .field("objects", &self.len)
+            .field("grid", &self.grid.stats())
+            .finish()
+    }
+}
+
+impl<T: Real, const D: usize> World<T, D>
+where
+    Dim<D>: Space<T, D>,
+{
+    /// An empty world whose grid has cells of side `cell_size`, with every
+    /// built-in pair kernel.
+    ///
+    /// # Errors
+    /// [`WorldError::Grid`] for a zero, negative or non-finite cell size.
+    pub fn new(cell_size: T) -> Result<Self, WorldError> {
+        Self::with_table(cell_size, <Dim<D> as Space<T, D>>::new_table())
+    }
+
+    /// An empty world with the given dispatch table (with user kernels).
+    ///
+    /// # Errors
+    /// As [`World::new`].
+    pub fn with_table(
+        cell_size: T,
+        table: <Dim<D> as Space<T, D>>::Table,
+    ) -> Result<Self, WorldError> {
+        Ok(Self {
+            id: NEXT_WORLD_ID.fetch_add(1, Ordering::Relaxed),
+            slots: Vec::new(),
+            free: Vec::new(),
+            len: 0,
+            grid: Grid::new(cell_size)?,
+            table,
+            previous: Vec::new(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The dispatch table (to register user kernels).
+    pub fn table_mut(&mut self) -> &mut <Dim<D> as Space<T, D>>::Table {
+        &mut self.table
+    }
+
+    /// The grid (read only).
+    #[must_use]
+    pub fn grid(&self) -> &Grid<T, D> {
+        &self.grid
+    }
+
+    /// Changes the grid's cell size.
+    ///
+    /// # Errors
+    /// [`WorldError::Grid`]; the world is unchanged on error.
+    pub fn set_cell_size(&mut self, cell_size: T) -> Result<(), WorldError> {
+        Ok(self.grid.set_cell_size(cell_size)?)
+    }
+
+    /// Picks the cell size from the objects' bounding boxes
+    /// ([`Grid::suggest_cell_size`]); does nothing for an empty world.
+    pub fn auto_cell_size(&mut self) {
+        let boxes: Vec<BoundingBox<T, D>> = self.grid.iter().map(|(_, b)| *b).collect();
+        if let Some(s) = Grid::<T, D>::suggest_cell_size(&boxes) {
+            // A suggested size is valid by construction.
+            let _ = self.grid.set_cell_size(s);
+        }
+    }
+
+    /// The number of objects.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the world is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Inserts a boxed shape (any shape, built-in or the user's own).
+    ///
+    /// # Errors
+    /// [`WorldError::NonFinitePose`], [`WorldError::NonFiniteBounds`],
+    /// [`WorldError::Full`]; the world is unchanged on error.
+    pub fn insert_boxed(
+        &mut self,
+        shape: Box<<Dim<D> as Space<T, D>>::Shape>,
+        pose: <Dim<D> as Space<T, D>>::Pose,
+        filter: Filter,
+    ) -> Result<Handle, WorldError> {
+        let bounds = Self::checked_bounds(&shape, &pose)?;
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => u32::try_from(self.slots.len()).map_err(|_| WorldError::Full)?,
+        };
+        if let Err(e) = self.grid.insert(index, bounds) {
+            if (index as usize) < self.slots.len() {
+                self.free.push(index);
+            }
+            return Err(e.into());
+        }
+        if index as usize == self.slots.len() {
+            self.slots.push(Slot {
+                generation: 0,
+                object: None,
+            });
+        }
+        let slot = &mut self.slots[index as usize];
+        slot.object = Some(Object {
+            shape,
+            pose,
+            filter,
+        });
+        self.len += 1;
+        Ok(Handle {
+            world: self.id,
+            index,
+            generation: slot.generation,
+        })
+    }
+
+    fn checked_bounds(
+        shape: &<Dim<D> as Space<T, D>>::Shape,
+        pose: &<Dim<D> as Space<T, D>>::Pose,
+    ) -> Result<BoundingBox<T, D>, WorldError> {
+        if !<Dim<D> as Space<T, D>>::pose_is_finite(pose) {
+            return Err(WorldError::NonFinitePose);
+        }
+        let bounds = <Dim<D> as Space<T, D>>::bounding_box(shape, pose);
+        if bounds.is_valid() {
+            Ok(bounds)
+        } else {
+            Err(WorldError::NonFiniteBounds)
+        }
+    }
+
+    fn check(&self, h: Handle) -> Result<&Object<T, D>, WorldError> {
+        if h.world != self.id {
+            return Err(WorldError::ForeignHandle(h));
+        }
+        match self.slots.get(h.index as usize) {
+            Some(Slot {
+                generation,
+                object: Some(o),
+            }) if *generation == h.generation => Ok(o),
+            _ => Err(WorldError::StaleHandle(h)),
+        }
+    }
+
+    /// The object behind a handle.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
+    pub fn get(&self, h: Handle) -> Result<&Object<T, D>, WorldError> {
+        self.check(h)
+    }
+
+    /// Whether the handle refers to an object of this world.
+    #[must_use]
+    pub fn contains(&self, h: Handle) -> bool {
+        self.check(h).is_ok()
+    }
+
+    /// Moves an object.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`],
+    /// [`WorldError::NonFinitePose`], [`WorldError::NonFiniteBounds`]; the world
+    /// is unchanged on error.
+    pub fn set_pose(
+        &mut self,
+        h: Handle,
+        pose: <Dim<D> as Space<T, D>>::Pose,
+    ) -> Result<(), WorldError> {
+        let bounds = Self::checked_bounds(&self.check(h)?.shape, &pose)?;
+        self.grid.update(h.index, bounds)?;
+        if let Some(o) = self.slots[h.index as usize].object.as_mut() {
+            o.pose = pose;
+        }
+        Ok(())
+    }
+
+    /// Replaces an object's shape and returns the old one.
+    ///
+    /// # Errors
+    /// As [`World::set_pose`].
+    pub fn replace_shape_boxed(
+        &mut self,
+        h: Handle,
+        shape: Box<<Dim<D> as Space<T, D>>::Shape>,
+    ) -> Result<Box<<Dim<D> as Space<T, D>>::Shape>, WorldError> {
+        let pose = self.check(h)?.pose;
+        let bounds = Self::checked_bounds(&shape, &pose)?;
+        self.grid.update(h.index, bounds)?;
+        let o = self.slots[h.index as usize]
+            .object
+            .as_mut()
+            .ok_or(WorldError::StaleHandle(h))?;
+        Ok(core::mem::replace(&mut o.shape, shape))
+    }
+
+    /// Changes an object's collision filter.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
+    pub fn set_filter(&mut self, h: Handle, filter: Filter) -> Result<(), WorldError> {
+        self.check(h)?;
+        if let Some(o) = self.slots[h.index as usize].object.as_mut() {
+            o.filter = filter;
+        }
+        Ok(())
+    }
+
+    /// Removes an object and returns its shape. The handle (and any copy of it)
+    /// becomes stale; the slot is reused with a new generation.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
+    pub fn remove(&mut self, h: Handle) -> Result<Box<<Dim<D> as Space<T, D>>::Shape>, WorldError> {
+        self.check(h)?;
+        self.grid.remove(h.index)?;
+        let slot = &mut self.slots[h.index as usize];
+        let object = slot.object.take().ok_or(WorldError::StaleHandle(h))?;
+        // A slot whose generation would wrap is retired rather than reused.
+        if slot.generation < u32::MAX {
+            slot.generation += 1;
+            self.free.push(h.index);
+        }
+        self.len -= 1;
+        Ok(object.shape)
+    }
+
+    /// Every object's handle, by slot index.
+    pub fn handles(&self) -> impl Iterator<Item = Handle> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.object.is_some())
+            .map(|(i, s)| Handle {
+                world: self.id,
+                index: i as u32,
+                generation: s.generation,
+            })
+    }
+
+    fn handle(&self, index: u32) -> Handle {
+        Handle {
+            world: self.id,
+            index,
+            generation: self.slots[index as usize].generation,
+        }
+    }
+
+    fn object(&self, index: u32) -> &Object<T, D> {
+        // Grid ids are the indices of live slots (kept in step by every operation).
+        self.slots[index as usize]
+            .object
+            .as_ref()
+            .expect("grid ids are live slots")
+    }
+
+    /// The pairs whose bounding boxes overlap and whose filters accept each
+    /// other (the broad phase alone), sorted.
+    pub fn candidate_pairs(&mut self) -> Vec<(Handle, Handle)> {
+        let mut ids = core::mem::take(&mut self.scratch);
+        self.grid.candidate_pairs(&mut ids);
+        let out = ids
+            .iter()
+            .filter(|(a, b)| self.object(*a).filter.accepts(&self.object(*b).filter))
+            .map(|&(a, b)| (self.handle(a), self.handle(b)))
+            .collect();
+        self.scratch = ids;
+        out
+    }
+
+    /// Every pair that passes the filters and truly collides, once, with its
+    /// contact, sorted by handles; the pairs that started and stopped colliding
+    /// since the previous call; and counts.
+    pub fn collisions(&mut self) -> Collisions<<Dim<D> as Space<T, D>>::Contact> {
+        let mut ids = core::mem::take(&mut self.scratch);
+        self.grid.candidate_pairs(&mut ids);
+        let mut out = Collisions {
+            stats: self.base_stats(ids.len()),
+            ..Collisions::default()
+        };
+        let filtered: Vec<(u32, u32)> = ids
+            .iter()
+            .copied()
+            .filter(|(a, b)| self.object(*a).filter.accepts(&self.object(*b).filter))
+            .collect();
+        out.stats.filtered_pairs = filtered.len();
+        let results = self.narrow_phase(&filtered);
+        for ((a, b), r) in filtered.iter().zip(results) {
+            let (ha, hb) = (self.handle(*a), self.handle(*b));
+            match r {
+                Ok(Some(contact)) => out.pairs.push(PairContact {
+                    a: ha,
+                    b: hb,
+                    contact,
+                }),
+                Ok(None) => {}
+                Err(e) => out.errors.push((ha, hb, e)),
+            }
+        }
+        out.stats.colliding_pairs = out.pairs.len();
+        let now: Vec<(Handle, Handle)> = out.pairs.iter().map(|p| (p.a, p.b)).collect();
+        (out.started, out.stopped) = sorted_difference(&now, &self.previous);
+        self.previous = now;
+        self.scratch = ids;
+        out
+    }
+
+    fn base_stats(&self, candidates: usize) -> Stats {
+        let n = self.len as u64;
+        Stats {
+            objects: self.len,
+            all_pairs: n * n.saturating_sub(1) / 2,
+            candidate_pairs: candidates,
+            ..Stats::default()
+        }
+    }
+
+    #[cfg(not(feature = "rayon"))]
+    fn narrow_phase(
+        &self,
+        pairs: &[(u32, u32)],
+    ) -> Vec<Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>> {
+        pairs
+            .iter()
+            .map(|&(a, b)| self.pair_contact(a, b))
+            .collect()
+    }
+
+    #[cfg(feature = "rayon")]
+    fn narrow_phase(
+        &self,
+        pairs: &[(u32, u32)],
+    ) -> Vec<Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>> {
+        use rayon::prelude::*;
+        pairs
+            .par_iter()
+            .map(|&(a, b)| self.pair_contact(a, b))
+            .collect()
+    }
+
+    fn pair_contact(
+        &self,
+        a: u32,
+        b: u32,
+    ) -> Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError> {
+        let (oa, ob) = (self.object(a), self.object(b));
+        <Dim<D> as Space<T, D>>::contact(&self.table, &oa.shape, &oa.pose, &ob.shape, &ob.pose)
+    }
+
+    /// Every object whose shape overlaps the closed box `region` (exact, through
+    /// the narrow phase), by slot index. Objects the narrow phase cannot test are
+    /// returned in the error list.
+    pub fn query_region(
+        &self,
+        region: &BoundingBox<T, D>,
+    ) -> (Vec<Handle>, Vec<(Handle, DispatchError)>) {
+        let mut ids = Vec::new();
+        self.grid.query_region(region, &mut ids);
+        self.exact(ids, |o| {
+            <Dim<D> as Space<T, D>>::overlaps_box(&self.table, &o.shape, &o.pose, region)
+        })
+    }
+
+    /// Every object whose shape contains `p` (exact, the boundary counts).
+    pub fn query_point(&self, p: &Point<T, D>) -> (Vec<Handle>, Vec<(Handle, DispatchError)>) {
+        let mut ids = Vec::new();
+        self.grid.query_point(p, &mut ids);
+        self.exact(ids, |o| {
+            <Dim<D> as Space<T, D>>::contains_point(&self.table, &o.shape, &o.pose, p)
+        })
+    }
+
+    fn exact(
+        &self,
+        ids: Vec<u32>,
+        test: impl Fn(&Object<T, D>) -> Result<bool, DispatchError>,
+    ) -> (Vec<Handle>, Vec<(Handle, DispatchError)>) {
+        let (mut hits, mut errors) = (Vec::new(), Vec::new());
+        for id in ids {
+            match test(self.object(id)) {
+                Ok(true) => hits.push(self.handle(id)),
+                Ok(false) => {}
+                Err(e) => errors.push((self.handle(id), e)),
+            }
+        }
+        (hits, errors)
+    }
+
+    /// Checks the world's invariants: the grid's, and that the grid holds
+    /// exactly the live objects with their current bounding boxes.
+    ///
+    /// # Errors
+    /// [`WorldError::Grid`] with [`GridError::Invariant`].
+    pub fn validate(&self) -> Result<(), WorldError> {
+        self.grid.validate()?;
+        let fail = |m: String| Err(WorldError::Grid(GridError::Invariant(m)));
+        let live = self.slots.iter().filter(|s| s.object.is_some()).count();
+        if live != self.len || self.grid.len() != self.len {
+            return fail(format!(
+                "{live} live slots, len {}, grid {}",
+                self.len,
+                self.grid.len()
+            ));
+        }
+        for (i, s) in self.slots.iter().enumerate() {
+            match (&s.object, self.grid.bounds(i as u32)) {
+                (Some(o), Some(b)) => {
+                    if <Dim<D> as Space<T, D>>::bounding_box(&o.shape, &o.pose) != *b {
+                        return fail(format!("slot {i}: stale bounding box in the grid"));
+                    }
+                }
+                (None, None) => {}
+                _ => return fail(format!("slot {i}: grid and slots disagree")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A list of pairs of handles.
+type HandlePairs = Vec<(Handle, Handle)>;
+
+/// `(now − before, before − now)` for two sorted lists.
+fn sorted_difference(
+    now: &[(Handle, Handle)],
+    before: &[(Handle, Handle)],
+) -> (HandlePairs, HandlePairs) {
+    let (mut started, mut stopped) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < now.len() || j < before.len() {
+        match (now.get(i), before.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                started.push(*x);
+                i += 1;
+            }
+            (Some(_), Some(y)) => {
+                stopped.push(*y);
+                j += 1;
+            }
+            (Some(x), None) => {
+                started.push(*x);
+                i += 1;
+            }
+            (None, Some(y)) => {
+                stopped.push(*y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    (started, stopped)
+}
+
+impl<T: Real> World<T, 2> {
+    /// Inserts a 2D shape (built-in or the user's own type).
+    ///
+    /// # Errors
+    /// As [`World::insert_boxed`].
+    pub fn insert<S: shape::Shape<T>>(
+        &mut self,
+        shape: S,
+        pose: nalgebra::Isometry2<T>,
+        filter: Filter,
+    ) -> Result<Handle, WorldError> {
+        self.insert_boxed(Box::new(shape), pose, filter)
+    }
+
+    /// Replaces an object's shape.
+    ///
+    /// # Errors
+    /// As [`World::replace_shape_boxed`].
+    pub fn replace_shape<S: shape::Shape<T>>(
+        &mut self,
+        h: Handle,
+        shape: S,
+    ) -> Result<Box<dyn shape::Shape<T>>, WorldError> {
+        self.replace_shape_boxed(h, Box::new(shape))
+    }
+}

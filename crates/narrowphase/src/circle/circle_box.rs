@@ -1,0 +1,141 @@
+//! Circle against box (axis-aligned or oriented), in the box's frame.
+//!
+//! 1. Move the circle's centre into the box's local frame, relative to the box
+//!    centre: `q`.
+//! 2. Clamp `q` to `[−h, h]`: the box's point closest to the centre, `k`.
+//! 3. The shapes intersect when `|q − k|² ≤ r²` (no square root).
+//! 4. Contact: if the centre is outside the box, the normal is `k − q`
+//!    (centre towards the closest point) and the depth `r − |q − k|`; if it is
+//!    inside, the box leaves through the face nearest the centre, depth
+//!    `r + distance to that face`.
+//!
+//! Exact: the closest point of a box to a point is the clamp, per axis
+//! (Ericson, *Real-Time Collision Detection*, §5.1.4). A centre exactly on a
+//! face counts as outside with distance zero; the normal then is that face's
+//! (ties take x).
+
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use num_traits::Float;
+use shape::{Aabb, Circle, Obb, Real};
+
+use crate::Contact;
+
+/// The circle (radius `r`, centre at A's origin) against a box with half
+/// extents `h` centred at `centre` in B's local frame.
+#[inline]
+fn intersects<T: Real>(r: T, h: Vector2<T>, centre: Point2<T>, b_in_a: &Isometry2<T>) -> bool {
+    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
+    let k = Vector2::new(
+        nalgebra::clamp(q.x, -h.x, h.x),
+        nalgebra::clamp(q.y, -h.y, h.y),
+    );
+    (q - k).norm_squared() <= r * r
+}
+
+#[inline]
+fn contact<T: Real>(
+    r: T,
+    h: Vector2<T>,
+    centre: Point2<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
+    let k = Vector2::new(
+        nalgebra::clamp(q.x, -h.x, h.x),
+        nalgebra::clamp(q.y, -h.y, h.y),
+    );
+    let d = k - q;
+    let d2 = d.norm_squared();
+    if d2 > r * r {
+        return None;
+    }
+    // (normal in B's frame, distance from the centre to the box surface, signed:
+    // negative inside)
+    let (local_n, signed) = if d2 > T::zero() {
+        let len = Float::sqrt(d2);
+        (d / len, len)
+    } else {
+        let (fx, fy) = (h.x - Float::abs(q.x), h.y - Float::abs(q.y));
+        if fx <= fy {
+            (
+                Vector2::new(
+                    if q.x < T::zero() { T::one() } else { -T::one() },
+                    T::zero(),
+                ),
+                -fx,
+            )
+        } else {
+            (
+                Vector2::new(
+                    T::zero(),
+                    if q.y < T::zero() { T::one() } else { -T::one() },
+                ),
+                -fy,
+            )
+        }
+    };
+    let n = b_in_a.rotation * local_n;
+    let surface = b_in_a * (centre + k);
+    let point_b = if d2 > T::zero() {
+        surface
+    } else {
+        Point2::from(n * signed)
+    };
+    Some(Contact {
+        normal: Unit::new_unchecked(n),
+        depth: r - signed,
+        point_a: Point2::from(n * r),
+        point_b,
+    })
+}
+
+/// Whether a circle and an axis-aligned box intersect.
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2};
+/// use narrowphase::circle::circle_aabb;
+/// let c = shape::Circle::new(5.0).unwrap();
+/// let b = shape::Aabb::new(Point2::new(-1.0, -1.0), Point2::new(1.0, 1.0)).unwrap();
+/// // Box centred at (4, 5): its corner (3, 4) is exactly 5 from the circle's centre.
+/// assert!(circle_aabb(&c, &b, &Isometry2::translation(4.0, 5.0)));
+/// assert!(!circle_aabb(&c, &b, &Isometry2::translation(4.0, 5.01)));
+/// ```
+#[inline]
+pub fn circle_aabb<T: Real>(a: &Circle<T>, b: &Aabb<T>, b_in_a: &Isometry2<T>) -> bool {
+    intersects(a.radius(), b.half_extents(), b.center(), b_in_a)
+}
+
+/// The contact of a circle and an axis-aligned box, in the circle's frame.
+#[inline]
+pub fn circle_aabb_contact<T: Real>(
+    a: &Circle<T>,
+    b: &Aabb<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    contact(a.radius(), b.half_extents(), b.center(), b_in_a)
+}
+
+/// Whether a circle and an oriented box intersect.
+///
+/// ```
+/// use nalgebra::{Isometry2, Vector2};
+/// use narrowphase::circle::circle_obb;
+/// let c = shape::Circle::new(1.0).unwrap();
+/// let b = shape::Obb::new(Vector2::new(3.0, 1.0)).unwrap();
+/// assert!(circle_obb(&c, &b, &Isometry2::translation(0.0, 2.0))); // resting on the top face
+/// assert!(!circle_obb(&c, &b, &Isometry2::translation(0.0, 2.5)));
+/// ```
+#[inline]
+pub fn circle_obb<T: Real>(a: &Circle<T>, b: &Obb<T>, b_in_a: &Isometry2<T>) -> bool {
+    intersects(a.radius(), b.half_extents(), Point2::origin(), b_in_a)
+}
+
+/// The contact of a circle and an oriented box, in the circle's frame.
+#[inline]
+pub fn circle_obb_contact<T: Real>(
+    a: &Circle<T>,
+    b: &Obb<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    contact(a.radius(), b.half_extents(), Point2::origin(), b_in_a)
+}

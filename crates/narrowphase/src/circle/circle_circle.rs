@@ -1,0 +1,52 @@
+//! Circle against circle: squared distance of the centres against the squared
+//! sum of radii, no square root on the boolean path (seed 003). The contact is
+//! exact: normal along the centres, depth `rA + rB − |d|`. Coincident centres
+//! push along `+x` of A's frame (documented fallback).
+
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use num_traits::Float;
+use shape::{Circle, Real};
+
+use crate::Contact;
+
+/// Whether the two disks intersect.
+///
+/// ```
+/// use nalgebra::Isometry2;
+/// use narrowphase::circle::circle_circle;
+/// let c = shape::Circle::new(1.0).unwrap();
+/// assert!(circle_circle(&c, &c, &Isometry2::translation(2.0, 0.0))); // touching
+/// assert!(!circle_circle(&c, &c, &Isometry2::translation(2.0, 0.01)));
+/// ```
+#[inline]
+pub fn circle_circle<T: Real>(a: &Circle<T>, b: &Circle<T>, b_in_a: &Isometry2<T>) -> bool {
+    let r = a.radius() + b.radius();
+    b_in_a.translation.vector.norm_squared() <= r * r
+}
+
+/// The contact of two circles, in A's frame.
+#[inline]
+pub fn circle_circle_contact<T: Real>(
+    a: &Circle<T>,
+    b: &Circle<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    let d = b_in_a.translation.vector;
+    let r = a.radius() + b.radius();
+    let d2 = d.norm_squared();
+    if d2 > r * r {
+        return None;
+    }
+    let len = Float::sqrt(d2);
+    let n = if len > T::zero() {
+        d / len
+    } else {
+        Vector2::x()
+    };
+    Some(Contact {
+        normal: Unit::new_unchecked(n),
+        depth: r - len,
+        point_a: Point2::from(n * a.radius()),
+        point_b: Point2::from(d - n * b.radius()),
+    })
+}

@@ -1,0 +1,12 @@
+//! Circle kernels: circle–circle by squared distance (seed 003), circle–box by
+//! clamping, circle–polygon by seed 001's edge tests.
+
+mod circle_box;
+mod circle_circle;
+mod circle_polygon;
+
+pub use circle_box::{circle_aabb, circle_aabb_contact, circle_obb, circle_obb_contact};
+pub use circle_circle::{circle_circle, circle_circle_contact};
+pub use circle_polygon::{
+    circle_polygon, circle_polygon_contact, circle_triangle, circle_triangle_contact,
+};

@@ -1,0 +1,123 @@
+//! Sphere against sphere, in A's frame: the squared distance of the centres
+//! against the squared sum of the radii (seed 003's circle test, in 3D).
+//!
+//! 1. B's centre in A's frame is the translation `d` of `b_in_a` (both spheres
+//!    are centred on their local origins, so rotations play no part).
+//! 2. The balls intersect when `|d|² ≤ (rA + rB)²`: no square root on the
+//!    boolean path, and touching counts (closed sets).
+//! 3. Contact: normal `d / |d|`, depth `rA + rB − |d|`, points `rA n` on A and
+//!    `d − rB n` on B.
+//!
+//! Exact: two balls meet iff their centres are at most `rA + rB` apart, and
+//! the shortest move that separates them is along the line of centres.
+//! Reference: Ericson, *Real-Time Collision Detection*, §4.3.1; seed 003.
+//! Degenerate case: coincident centres push along `+x` of A's frame.
+
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
+use num_traits::Float;
+use shape::{Real, Sphere};
+
+use super::Contact3;
+
+/// Whether two spheres intersect; `b_in_a` is B's pose in A's frame.
+///
+/// ```
+/// use nalgebra::Isometry3;
+/// use narrowphase::dim3::sphere_sphere;
+/// let s = shape::Sphere::new(1.0).unwrap();
+/// assert!(sphere_sphere(&s, &s, &Isometry3::translation(0.0, 2.0, 0.0))); // touching
+/// assert!(!sphere_sphere(&s, &s, &Isometry3::translation(0.0, 2.0, 0.01)));
+/// ```
+#[inline]
+pub fn sphere_sphere<T: Real>(a: &Sphere<T>, b: &Sphere<T>, b_in_a: &Isometry3<T>) -> bool {
+    let r = a.radius() + b.radius();
+    b_in_a.translation.vector.norm_squared() <= r * r
+}
+
+/// The contact of two spheres, in A's frame; `None` when they are apart.
+///
+/// ```
+/// use nalgebra::{Isometry3, Vector3};
+/// use narrowphase::dim3::sphere_sphere_contact;
+/// let s = shape::Sphere::new(1.0).unwrap();
+/// let c = sphere_sphere_contact(&s, &s, &Isometry3::translation(1.5, 0.0, 0.0)).unwrap();
+/// assert_eq!((c.depth, c.normal.into_inner()), (0.5, Vector3::x()));
+/// ```
+#[inline]
+pub fn sphere_sphere_contact<T: Real>(
+    a: &Sphere<T>,
+    b: &Sphere<T>,
+    b_in_a: &Isometry3<T>,
+) -> Option<Contact3<T>> {
+    let d = b_in_a.translation.vector;
+    let r = a.radius() + b.radius();
+    let d2 = d.norm_squared();
+    if d2 > r * r {
+        return None;
+    }
+    let len = Float::sqrt(d2);
+    let n = if len > T::zero() {
+        d / len
+    } else {
+        Vector3::x()
+    };
+    Some(Contact3 {
+        normal: Unit::new_unchecked(n),
+        depth: r - len,
+        point_a: Point3::from(n * a.radius()),
+        point_b: Point3::from(d - n * b.radius()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shape::testing::test_tolerance;
+
+    fn known_values<T: Real>() {
+        let one = Sphere::new(T::one()).unwrap();
+        let at = |x: f64, y: f64, z: f64| Isometry3::translation(T::lit(x), T::lit(y), T::lit(z));
+        // Two unit spheres 1.5 apart: depth 0.5, normal +x.
+        let c = sphere_sphere_contact(&one, &one, &at(1.5, 0.0, 0.0)).unwrap();
+        assert_eq!((c.depth, c.normal.into_inner()), (T::half(), Vector3::x()));
+        assert_eq!(
+            (c.point_a, c.point_b),
+            (
+                Point3::new(T::one(), T::zero(), T::zero()),
+                Point3::new(T::half(), T::zero(), T::zero())
+            )
+        );
+        // 1-2-2-3: radii 1 and 2 at distance exactly 3 touch.
+        let two = Sphere::new(T::two()).unwrap();
+        assert!(sphere_sphere(&one, &two, &at(1.0, 2.0, 2.0)));
+        let c = sphere_sphere_contact(&one, &two, &at(1.0, 2.0, 2.0)).unwrap();
+        assert!(Float::abs(c.depth) <= test_tolerance(T::lit(3.0)));
+        let hair = test_tolerance(T::lit(3.0));
+        assert!(!sphere_sphere(
+            &one,
+            &two,
+            &Isometry3::translation(T::one(), T::two(), T::two() + hair)
+        ));
+        assert!(
+            sphere_sphere_contact(
+                &one,
+                &two,
+                &Isometry3::translation(T::one(), T::two(), T::two() + hair)
+            )
+            .is_none()
+        );
+        // Rotation of B plays no part.
+        let turned = Isometry3::new(
+            Vector3::new(T::one(), T::two(), T::two()),
+            Vector3::new(T::lit(0.3), T::lit(-1.0), T::lit(2.0)),
+        );
+        assert!(sphere_sphere(&one, &two, &turned));
+        // Coincident centres: documented +x normal, full depth.
+        let c = sphere_sphere_contact(&one, &two, &Isometry3::identity()).unwrap();
+        assert_eq!(
+            (c.depth, c.normal.into_inner()),
+            (T::lit(3.0), Vector3::x())
+        );
+    }
+    shape::for_each_precision!(known, known_values);
+}

@@ -1,0 +1,44 @@
+//! Narrow-phase errors.
+
+use core::fmt;
+
+use shape::ShapeKind;
+
+/// Why the dispatch table could not answer a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// No kernel is registered for the pair, and the shapes offer neither
+    /// separating axes (both) nor a support function (both) for a fallback.
+    Unsupported {
+        /// Kind of the first shape.
+        a: ShapeKind,
+        /// Kind of the second shape.
+        b: ShapeKind,
+    },
+    /// A shape's `as_any()` did not return the type the kernel registered for
+    /// its kind expects: the shape's `kind()` and `as_any()` disagree.
+    KindMismatch {
+        /// The kind the shape reported.
+        kind: ShapeKind,
+    },
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unsupported { a, b } => write!(
+                f,
+                "no kernel for the pair ({a}, {b}) and no fallback: register a kernel, or \
+                 implement SupportSeparatingAxes or Convex for both shapes"
+            ),
+            Self::KindMismatch { kind } => write!(
+                f,
+                "a shape reports kind {kind} but as_any() does not return the type registered \
+                 for that kind"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DispatchError {}

@@ -1,0 +1,217 @@
+//! The *core* view of a shape: a point, a segment or a convex polygon, grown by
+//! a radius. Every built-in 2D shape but the ellipse is one (a circle is a point
+//! grown by its radius, a capsule a segment, a box a polygon grown by zero), so
+//! one family of kernels, monomorphised per pair, serves them all.
+
+use nalgebra::{Point2, Vector2};
+use shape::{Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, Segment, Triangle};
+
+/// A shape as a convex core plus a radius, in its local frame.
+///
+/// - `core_vertex(i)`, `i < core_vertex_count()`: the core's vertices, 1 for a
+///   point, 2 for a segment, `n ≥ 3` counter-clockwise for a polygon;
+/// - `core_axis(i)`: unit directions whose projections decide the core against
+///   a polygon (edge normals; one normal for a segment; none for a point);
+///   opposite normals count once;
+/// - `radius()`: how far the shape extends beyond its core.
+pub trait Polygonal<T: Real> {
+    /// How many core vertices.
+    fn core_vertex_count(&self) -> usize;
+    /// Core vertex `i`.
+    fn core_vertex(&self, i: usize) -> Point2<T>;
+    /// How many separating-axis candidates the core contributes.
+    fn core_axis_count(&self) -> usize;
+    /// Unit axis `i`.
+    fn core_axis(&self, i: usize) -> Vector2<T>;
+    /// The rounding radius (zero for polygons, points and segments).
+    fn radius(&self) -> T;
+
+    /// How many core edges: `n` for a polygon, 1 for a segment, 0 for a point.
+    fn core_edge_count(&self) -> usize {
+        match self.core_vertex_count() {
+            0 | 1 => 0,
+            2 => 1,
+            n => n,
+        }
+    }
+
+    /// The core vertex maximising `v · dir` (first on ties).
+    fn core_support(&self, dir: &Vector2<T>) -> Point2<T> {
+        let mut best = self.core_vertex(0);
+        let mut best_dot = best.coords.dot(dir);
+        for i in 1..self.core_vertex_count() {
+            let v = self.core_vertex(i);
+            let d = v.coords.dot(dir);
+            if d > best_dot {
+                best = v;
+                best_dot = d;
+            }
+        }
+        best
+    }
+}
+
+impl<T: Real> Polygonal<T> for Point<T> {
+    fn core_vertex_count(&self) -> usize {
+        1
+    }
+    fn core_vertex(&self, _i: usize) -> Point2<T> {
+        self.position()
+    }
+    fn core_axis_count(&self) -> usize {
+        0
+    }
+    fn core_axis(&self, _i: usize) -> Vector2<T> {
+        Vector2::x()
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+}
+
+impl<T: Real> Polygonal<T> for Circle<T> {
+    fn core_vertex_count(&self) -> usize {
+        1
+    }
+    fn core_vertex(&self, _i: usize) -> Point2<T> {
+        Point2::origin()
+    }
+    fn core_axis_count(&self) -> usize {
+        0
+    }
+    fn core_axis(&self, _i: usize) -> Vector2<T> {
+        Vector2::x()
+    }
+    fn radius(&self) -> T {
+        Circle::radius(self)
+    }
+}
+
+fn segment_normal<T: Real>(a: &Point2<T>, b: &Point2<T>) -> Vector2<T> {
+    let d = b - a;
+    Vector2::new(d.y, -d.x).normalize()
+}
+
+impl<T: Real> Polygonal<T> for Segment<T> {
+    fn core_vertex_count(&self) -> usize {
+        2
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        if i == 0 { self.a() } else { self.b() }
+    }
+    fn core_axis_count(&self) -> usize {
+        1
+    }
+    fn core_axis(&self, _i: usize) -> Vector2<T> {
+        segment_normal(&self.a(), &self.b())
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+}
+
+impl<T: Real> Polygonal<T> for Capsule<T> {
+    fn core_vertex_count(&self) -> usize {
+        2
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        if i == 0 { self.a() } else { self.b() }
+    }
+    fn core_axis_count(&self) -> usize {
+        1
+    }
+    fn core_axis(&self, _i: usize) -> Vector2<T> {
+        segment_normal(&self.a(), &self.b())
+    }
+    fn radius(&self) -> T {
+        Capsule::radius(self)
+    }
+}
+
+impl<T: Real> Polygonal<T> for Aabb<T> {
+    fn core_vertex_count(&self) -> usize {
+        4
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        let (lo, hi) = (self.min(), self.max());
+        match i {
+            0 => lo,
+            1 => Point2::new(hi.x, lo.y),
+            2 => hi,
+            _ => Point2::new(lo.x, hi.y),
+        }
+    }
+    fn core_axis_count(&self) -> usize {
+        2
+    }
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        if i == 0 { Vector2::x() } else { Vector2::y() }
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+}
+
+impl<T: Real> Polygonal<T> for Obb<T> {
+    fn core_vertex_count(&self) -> usize {
+        4
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        let h = self.half_extents();
+        match i {
+            0 => Point2::new(-h.x, -h.y),
+            1 => Point2::new(h.x, -h.y),
+            2 => Point2::new(h.x, h.y),
+            _ => Point2::new(-h.x, h.y),
+        }
+    }
+    fn core_axis_count(&self) -> usize {
+        2
+    }
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        if i == 0 { Vector2::x() } else { Vector2::y() }
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+    fn core_support(&self, dir: &Vector2<T>) -> Point2<T> {
+        self.local_support_point(dir)
+    }
+}
+
+impl<T: Real> Polygonal<T> for Triangle<T> {
+    fn core_vertex_count(&self) -> usize {
+        3
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        self.vertices()[i]
+    }
+    fn core_axis_count(&self) -> usize {
+        3
+    }
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        let v = self.vertices();
+        segment_normal(&v[i], &v[(i + 1) % 3])
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+}
+
+impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
+    fn core_vertex_count(&self) -> usize {
+        self.len()
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        self.vertices()[i]
+    }
+    fn core_axis_count(&self) -> usize {
+        self.len()
+    }
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        self.normals()[i]
+    }
+    fn radius(&self) -> T {
+        T::zero()
+    }
+}

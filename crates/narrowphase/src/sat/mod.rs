@@ -1,0 +1,14 @@
+//! Separating-axis kernels: boxes (seed 000, seed 003) and the general
+//! rounded-core kernel that serves every pair of polygonal, segment, point and
+//! rounded shapes.
+
+mod aabb_aabb;
+mod core;
+mod core_pairs;
+mod obb_obb;
+
+pub use aabb_aabb::{aabb_aabb, aabb_aabb_contact};
+pub(crate) use core::touching_contact;
+pub use core::{core_contact, core_intersects};
+pub use core_pairs::*;
+pub use obb_obb::{aabb_obb, aabb_obb_contact, obb_obb, obb_obb_contact};

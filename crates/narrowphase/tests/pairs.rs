@@ -1,0 +1,309 @@
+//! Every pair of built-in 2D shapes through the dispatch table, f32 and f64:
+//! exact symmetry, `contact.is_some() == intersects`, agreement with a
+//! brute-force reference (dense boundary samples projected on thousands of
+//! directions, in f64, independent of the kernels), contact validity (moving B
+//! by depth ± ε separates / does not), invariance under a rigid motion of both
+//! shapes, and no NaN.
+
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+
+use common::*;
+use nalgebra::{Isometry2, Translation2, Vector2};
+use narrowphase::{Contact, DispatchTable};
+use proptest::prelude::*;
+use shape::prelude::*;
+
+fn world(c: &Contact<impl Real>) -> [f64; 2] {
+    [c.normal.x.as_f64(), c.normal.y.as_f64()]
+}
+
+fn no_nan<T: Real>(c: &Contact<T>) -> bool {
+    [
+        c.normal.x,
+        c.normal.y,
+        c.depth,
+        c.point_a.x,
+        c.point_a.y,
+        c.point_b.x,
+        c.point_b.y,
+    ]
+    .iter()
+    .all(|v| !v.is_nan())
+}
+
+fn pair_props<T: Real>(
+    sa: Spec,
+    pa: [f64; 3],
+    sb: Spec,
+    pb: [f64; 3],
+) -> Result<(), TestCaseError> {
+    let table = DispatchTable::<T>::shared();
+    let (a, b) = (build::<T>(&sa), build::<T>(&sb));
+    let (ia, ib) = (iso::<T>(pa), iso::<T>(pb));
+    let (a, b) = (a.as_ref(), b.as_ref());
+    let hit_ab = table.intersects(a, &ia, b, &ib).unwrap();
+    let hit_ba = table.intersects(b, &ib, a, &ia).unwrap();
+    let c_ab = table.contact(a, &ia, b, &ib).unwrap();
+    let c_ba = table.contact(b, &ib, a, &ia).unwrap();
+    // Exact symmetry and consistency.
+    prop_assert_eq!(hit_ab, hit_ba);
+    prop_assert_eq!(c_ab.is_some(), hit_ab);
+    prop_assert_eq!(c_ba.is_some(), hit_ba);
+    if let (Some(x), Some(y)) = (c_ab, c_ba) {
+        prop_assert!(no_nan(&x), "{x:?}");
+        prop_assert_eq!(x.depth, y.depth);
+        prop_assert_eq!(x.normal.into_inner(), -y.normal.into_inner());
+        prop_assert_eq!((x.point_a, x.point_b), (y.point_b, y.point_a));
+        prop_assert!(x.depth >= T::zero());
+        prop_assert!((x.normal.norm() - T::one()).as_f64().abs() <= reference_tolerance::<T>(1.0));
+    }
+    // Agreement with the brute-force reference, away from touching.
+    let extra = c_ab.as_ref().map(world);
+    let reference = reference_min_overlap(&sa, pa, &sb, pb, extra);
+    let slack = slack::<T>(&sa, pa, &sb, pb) + gjk_slack(&sa, &sb);
+    if reference.abs() > slack {
+        prop_assert_eq!(hit_ab, reference > 0.0, "reference overlap {}", reference);
+    }
+    if let Some(c) = c_ab {
+        let depth = c.depth.as_f64();
+        let along = sampled_overlap(
+            &world_boundary(&sa, pa),
+            &world_boundary(&sb, pb),
+            world(&c),
+        );
+        prop_assert!(
+            (along - depth).abs() <= slack,
+            "overlap along the normal {along} vs depth {depth}"
+        );
+        prop_assert!(
+            depth <= reference + slack,
+            "depth {depth} above the reference minimum {reference}"
+        );
+        // The contact points are A's and B's deepest points along the normal.
+        let gap = (c.point_a - c.point_b).dot(&c.normal).as_f64();
+        prop_assert!(
+            (gap - depth).abs() <= slack,
+            "(point_a - point_b)·n = {gap}, depth {depth}"
+        );
+        for (p, s, pose, sign) in [(c.point_a, &sa, pa, 1.0), (c.point_b, &sb, pb, -1.0)] {
+            let p = [p.x.as_f64(), p.y.as_f64()];
+            prop_assert!(
+                signed_distance(s, pose, p) <= slack,
+                "contact point {p:?} off its shape"
+            );
+            let n = world(&c);
+            let best = world_boundary(s, pose)
+                .iter()
+                .map(|q| sign * (q[0] * n[0] + q[1] * n[1]))
+                .fold(f64::NEG_INFINITY, f64::max);
+            prop_assert!(
+                sign * (p[0] * n[0] + p[1] * n[1]) >= best - slack,
+                "contact point {p:?} not deepest"
+            );
+        }
+        // Moving B by (depth + eps) along the normal separates; by (depth - eps) does not.
+        let eps = 4.0 * slack + 1e-9;
+        let moved = |by: f64| {
+            let n = c.normal.into_inner() * T::lit(by);
+            Translation2::from(n) * ib
+        };
+        prop_assert!(
+            !table.intersects(a, &ia, b, &moved(depth + eps)).unwrap(),
+            "still touching after depth + eps"
+        );
+        if depth > eps {
+            prop_assert!(
+                table.intersects(a, &ia, b, &moved(depth - eps)).unwrap(),
+                "apart after depth - eps"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Pairs answered by a fallback or a numerical contact converge to a
+/// tolerance rather than exactly: the ellipse pairs.
+fn gjk_slack(sa: &Spec, sb: &Spec) -> f64 {
+    if matches!(sa, Spec::Ellipse(..)) || matches!(sb, Spec::Ellipse(..)) {
+        1e-3 * (extent(sa) + extent(sb))
+    } else {
+        0.0
+    }
+}
+
+fn rigid_motion<T: Real>(
+    sa: Spec,
+    pa: [f64; 3],
+    sb: Spec,
+    pb: [f64; 3],
+    m: [f64; 3],
+) -> Result<(), TestCaseError> {
+    let m = if matches!(sa, Spec::Aabb(..)) || matches!(sb, Spec::Aabb(..)) {
+        [m[0], m[1], 0.0]
+    } else {
+        m
+    };
+    let compose = |p: [f64; 3]| {
+        let (s, c) = m[2].sin_cos();
+        [
+            c * p[0] - s * p[1] + m[0],
+            s * p[0] + c * p[1] + m[1],
+            p[2] + m[2],
+        ]
+    };
+    let table = DispatchTable::<T>::shared();
+    let (a, b) = (build::<T>(&sa), build::<T>(&sb));
+    let before = table
+        .contact(a.as_ref(), &iso::<T>(pa), b.as_ref(), &iso::<T>(pb))
+        .unwrap();
+    let after = table
+        .contact(
+            a.as_ref(),
+            &iso::<T>(compose(pa)),
+            b.as_ref(),
+            &iso::<T>(compose(pb)),
+        )
+        .unwrap();
+    let slack = slack::<T>(&sa, compose(pa), &sb, compose(pb))
+        + slack::<T>(&sa, pa, &sb, pb)
+        + gjk_slack(&sa, &sb);
+    let reference = reference_min_overlap(&sa, pa, &sb, pb, None);
+    prop_assume!(reference.abs() > slack);
+    prop_assert_eq!(before.is_some(), after.is_some());
+    if let (Some(x), Some(y)) = (before, after) {
+        prop_assert!(
+            (x.depth - y.depth).as_f64().abs() <= slack,
+            "{x:?} vs {y:?}"
+        );
+    }
+    Ok(())
+}
+
+macro_rules! for_both {
+    ($name:ident, $cases:expr, ( $($arg:pat in $strat:expr),* ) => $body:ident ( $($call:expr),* )) => {
+        mod $name {
+            use super::*;
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: $cases, ..ProptestConfig::default() })]
+                #[test]
+                fn f32($($arg in $strat),*) { $body::<f32>($($call),*)?; }
+                #[test]
+                fn f64($($arg in $strat),*) { $body::<f64>($($call),*)?; }
+            }
+        }
+    };
+}
+
+for_both!(every_pair, 512, ((sa, sb) in spec_pair(), pa in pose(4.0), pb in pose(4.0)) => pair_props(sa, pa, sb, pb));
+for_both!(invariance, 256, ((sa, sb) in spec_pair(), pa in pose(4.0), pb in pose(4.0), m in pose(100.0)) => rigid_motion(sa, pa, sb, pb, m));
+
+/// One shape of each kind, each reaching exactly 1 along +x and -x from its
+/// origin (the point: 0), so that two of them touch when their origins are
+/// `reach(a) + reach(b)` apart along x.
+fn touching_shapes<T: Real>() -> Vec<(Box<dyn Shape<T>>, f64)> {
+    let p = |x: f64, y: f64| nalgebra::Point2::new(T::lit(x), T::lit(y));
+    let l = T::lit;
+    vec![
+        (Box::new(Point::origin()), 0.0),
+        (
+            Box::new(Segment::new(p(-1.0, 0.0), p(1.0, 0.0)).unwrap()),
+            1.0,
+        ),
+        (Box::new(Circle::new(T::one()).unwrap()), 1.0),
+        (
+            Box::new(Aabb::new(p(-1.0, -0.5), p(1.0, 0.5)).unwrap()),
+            1.0,
+        ),
+        (
+            Box::new(Obb::new(Vector2::new(T::one(), l(0.25))).unwrap()),
+            1.0,
+        ),
+        (
+            Box::new(Triangle::new(p(-1.0, -1.0), p(1.0, 0.0), p(-1.0, 1.0)).unwrap()),
+            1.0,
+        ),
+        (
+            Box::new(
+                ConvexPolygon::new(&[p(1.0, 0.0), p(0.0, 1.0), p(-1.0, 0.0), p(0.0, -1.0)])
+                    .unwrap(),
+            ),
+            1.0,
+        ),
+        (
+            Box::new(Capsule::new(p(0.0, -0.5), p(0.0, 0.5), T::one()).unwrap()),
+            1.0,
+        ),
+        (
+            Box::new(Ellipse::new(Vector2::new(T::one(), l(0.5))).unwrap()),
+            1.0,
+        ),
+    ]
+}
+
+/// A touching case for every pair (both orders) at exactly representable
+/// coordinates: touching collides, a hair apart does not.
+fn touching_every_pair<T: Real>() {
+    let table = DispatchTable::<T>::new();
+    let shapes = touching_shapes::<T>();
+    let mut failures = Vec::new();
+    for (a, ra) in &shapes {
+        for (b, rb) in &shapes {
+            if *ra + *rb == 0.0 {
+                continue; // two points: covered below
+            }
+            let d = T::lit(ra + rb);
+            let hair = d * T::epsilon() * T::lit(8.0);
+            let pa = Isometry2::identity();
+            let touch = Isometry2::translation(d, T::zero());
+            let apart = Isometry2::translation(d + hair, T::zero());
+            let t = table
+                .intersects(a.as_ref(), &pa, b.as_ref(), &touch)
+                .unwrap();
+            let h = table
+                .intersects(a.as_ref(), &pa, b.as_ref(), &apart)
+                .unwrap();
+            let c = table.contact(a.as_ref(), &pa, b.as_ref(), &touch).unwrap();
+            if !t || h || c.is_none_or(|c| c.depth.as_f64() > 1e-6) {
+                failures.push(format!(
+                    "{} vs {}: touching {t}, apart {h}, contact {c:?}",
+                    a.kind(),
+                    b.kind()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    let pt = Point::<T>::origin();
+    let o = Isometry2::identity();
+    assert!(table.intersects(&pt, &o, &pt, &o).unwrap());
+    assert!(
+        !table
+            .intersects(
+                &pt,
+                &o,
+                &pt,
+                &Isometry2::translation(T::epsilon(), T::zero())
+            )
+            .unwrap()
+    );
+}
+shape::for_each_precision!(touching, touching_every_pair);
+
+/// Every pair of built-in kinds has a registered kernel (no fallback).
+fn every_builtin_pair_registered<T: Real>() {
+    let table = DispatchTable::<T>::new();
+    let shapes = touching_shapes::<T>();
+    for (a, _) in &shapes {
+        for (b, _) in &shapes {
+            let route = table.route(a.as_ref(), b.as_ref()).unwrap();
+            assert!(
+                matches!(route, narrowphase::Route::Kernel { .. }),
+                "{} vs {}: {route:?}",
+                a.kind(),
+                b.kind()
+            );
+        }
+    }
+}
+shape::for_each_precision!(registered, every_builtin_pair_registered);
