@@ -34,9 +34,10 @@ pub mod gjk;
 pub mod point;
 pub mod polygonal;
 pub mod sat;
+pub mod table;
 
 pub use contact::Contact;
-pub use dispatch::{DispatchTable, Route};
+pub use dispatch::{Dim2, DispatchTable, Route};
 pub use error::DispatchError;
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 

@@ -41,7 +41,7 @@ pub use aabb3_aabb3::{aabb3_aabb3, aabb3_aabb3_contact};
 pub use contact3::Contact3;
 pub use cuboid_aabb3::{cuboid_aabb3, cuboid_aabb3_contact};
 pub use cuboid_cuboid::{cuboid_cuboid, cuboid_cuboid_contact};
-pub use dispatch3::{ContactFn3, DispatchTable3, IntersectsFn3, register_builtin_pairs3};
+pub use dispatch3::{ContactFn3, Dim3, DispatchTable3, IntersectsFn3, register_builtin_pairs3};
 pub use sphere_aabb3::{sphere_aabb3, sphere_aabb3_contact};
 pub use sphere_cuboid::{sphere_cuboid, sphere_cuboid_contact};
 pub use sphere_sphere::{sphere_sphere, sphere_sphere_contact};
