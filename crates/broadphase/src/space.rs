@@ -4,9 +4,10 @@
 
 use core::fmt::Debug;
 
-use nalgebra::{Isometry2, Point};
+use nalgebra::{Isometry2, Isometry3, Point, Vector3};
+use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{Contact, DispatchError, DispatchTable};
-use shape::{BoundingBox, Real, Shape};
+use shape::{BoundingBox, Real, Shape, Shape3};
 
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -139,5 +140,86 @@ impl<T: Real> Space<T, 2> for Dim<2> {
             }
         }
         Self::contains_point(table, shape, pose, &c)
+    }
+}
+
+impl<T: Real> Space<T, 3> for Dim<3> {
+    type Shape = dyn Shape3<T>;
+    type Pose = Isometry3<T>;
+    type Contact = Contact3<T>;
+    type Table = DispatchTable3<T>;
+
+    fn new_table() -> Self::Table {
+        DispatchTable3::new()
+    }
+    fn pose_is_finite(pose: &Isometry3<T>) -> bool {
+        let t = pose.translation.vector;
+        let q = pose.rotation.quaternion();
+        [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
+            .iter()
+            .all(|v| num_traits::Float::is_finite(*v))
+    }
+    fn bounding_box(shape: &dyn Shape3<T>, pose: &Isometry3<T>) -> BoundingBox<T, 3> {
+        shape.bounding_box(pose)
+    }
+    fn intersects(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> Result<bool, DispatchError> {
+        table.intersects(a, pose_a, b, pose_b)
+    }
+    fn contact(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> Result<Option<Contact3<T>>, DispatchError> {
+        table.contact(a, pose_a, b, pose_b)
+    }
+    fn contains_point(
+        _table: &DispatchTable3<T>,
+        shape: &dyn Shape3<T>,
+        pose: &Isometry3<T>,
+        p: &Point<T, 3>,
+    ) -> Result<bool, DispatchError> {
+        shape
+            .as_convex()
+            .map(|c| c.contains_point(pose, p))
+            .ok_or(DispatchError::Unsupported {
+                a: shape::ShapeKind::AABB3,
+                b: shape.kind(),
+            })
+    }
+    /// The region as an `Aabb3` through the table. A region flat along an axis
+    /// is thickened to one ulp of its coordinate there (an `Aabb3` needs a
+    /// positive size); a region that is a single point is a point query.
+    fn overlaps_box(
+        table: &DispatchTable3<T>,
+        shape: &dyn Shape3<T>,
+        pose: &Isometry3<T>,
+        region: &BoundingBox<T, 3>,
+    ) -> Result<bool, DispatchError> {
+        let c = region.center();
+        let mut half = region.half_extents();
+        if half.iter().all(|h| *h <= T::zero()) {
+            return Self::contains_point(table, shape, pose, &c);
+        }
+        for i in 0..3 {
+            if half[i] <= T::zero() {
+                let ulp = num_traits::Float::abs(c[i]) * T::epsilon();
+                half[i] = num_traits::Float::max(ulp, T::min_positive_value());
+            }
+        }
+        let b = shape::Aabb3::from_half_extents(Vector3::new(half.x, half.y, half.z)).map_err(
+            |_| DispatchError::Unsupported {
+                a: shape::ShapeKind::AABB3,
+                b: shape.kind(),
+            },
+        )?;
+        table.intersects(&b, &Isometry3::translation(c.x, c.y, c.z), shape, pose)
     }
 }

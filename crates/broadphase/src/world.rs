@@ -248,6 +248,9 @@ static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(1);
 /// let hits = world.collisions();
 /// assert_eq!(hits.pairs.len(), 1);
 /// assert_eq!((hits.pairs[0].a, hits.pairs[0].b), (wall, ball));
+/// let c = hits.pairs[0].contact; // from the wall to the ball (docs/ARCHITECTURE.md's worked frame)
+/// assert!((c.depth - 0.25).abs() < 1e-6 && (c.normal.y - 1.0).abs() < 1e-6);
+/// assert_eq!((hits.stats.all_pairs, hits.stats.candidate_pairs), (1, 1));
 /// assert_eq!(hits.started, vec![(wall, ball)]);
 /// world.set_pose(ball, Isometry2::translation(0.0, 5.0)).unwrap();
 /// let hits = world.collisions();
@@ -765,6 +768,45 @@ impl<T: Real> World<T, 2> {
         h: Handle,
         shape: S,
     ) -> Result<Box<dyn shape::Shape<T>>, WorldError> {
+        self.replace_shape_boxed(h, Box::new(shape))
+    }
+}
+
+impl<T: Real> World<T, 3> {
+    /// Inserts a 3D shape (built-in or the user's own type).
+    ///
+    /// # Errors
+    /// As [`World::insert_boxed`].
+    ///
+    /// ```
+    /// use nalgebra::{Isometry3, Vector3};
+    /// use broadphase::{Filter, World3};
+    /// use shape::{Cuboid, Sphere};
+    /// let mut world = World3::<f64>::new(2.0).unwrap();
+    /// let cube = world.insert(Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).unwrap(), Isometry3::identity(), Filter::ALL).unwrap();
+    /// let ball = world.insert(Sphere::new(0.5).unwrap(), Isometry3::translation(0.0, 0.0, 1.0), Filter::ALL).unwrap();
+    /// let hits = world.collisions();
+    /// assert_eq!(hits.pairs.len(), 1); // touching
+    /// assert_eq!((hits.pairs[0].a, hits.pairs[0].b), (cube, ball));
+    /// ```
+    pub fn insert<S: shape::Shape3<T>>(
+        &mut self,
+        shape: S,
+        pose: nalgebra::Isometry3<T>,
+        filter: Filter,
+    ) -> Result<Handle, WorldError> {
+        self.insert_boxed(Box::new(shape), pose, filter)
+    }
+
+    /// Replaces an object's shape.
+    ///
+    /// # Errors
+    /// As [`World::replace_shape_boxed`].
+    pub fn replace_shape<S: shape::Shape3<T>>(
+        &mut self,
+        h: Handle,
+        shape: S,
+    ) -> Result<Box<dyn shape::Shape3<T>>, WorldError> {
         self.replace_shape_boxed(h, Box::new(shape))
     }
 }

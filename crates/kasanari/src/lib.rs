@@ -6,8 +6,8 @@
 //! - [`shape`]: the [`Real`](shape::Real) scalar, the [`Shape`](shape::Shape) and
 //!   [`SupportSeparatingAxes`](shape::SupportSeparatingAxes) traits, the built-in
 //!   2D and 3D shapes;
-//! - [`narrowphase`]: exact pair tests;
-//! - [`broadphase`]: the grid and the world.
+//! - [`narrowphase`]: the pair dispatch table and an exact kernel per pair;
+//! - [`broadphase`]: the uniform grid and the world.
 //!
 //! ```
 //! use kasanari::prelude::*;
@@ -17,8 +17,8 @@
 //! let boxy = Obb::<R>::new(Vector2::new(3.0, 1.0)).unwrap();
 //! let ball = Circle::<R>::new(1.0).unwrap();
 //! let at = |x: R, y: R| Isometry2::translation(x, y);
-//! assert!(sat_intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.0))); // touching
-//! assert!(!sat_intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.5)));
+//! assert!(intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.0)).unwrap()); // touching
+//! assert!(!intersects(&boxy, &at(0.0, 5.0), &ball, &at(0.0, 7.5)).unwrap());
 //! ```
 
 #[doc = include_str!("../../../README.md")]
@@ -30,9 +30,13 @@ pub use nalgebra;
 pub use narrowphase;
 pub use shape;
 
-/// One import for users: the shapes, the traits, the scalar trait and the
-/// queries.
+/// One import for users: the shapes, the traits, the scalar trait, the
+/// queries and the world.
 pub mod prelude {
-    pub use narrowphase::{Penetration, sat_contact, sat_intersects};
+    pub use broadphase::{Collisions, Filter, Handle, PairContact, World, World3, WorldError};
+    pub use narrowphase::dim3::{Contact3, DispatchTable3};
+    pub use narrowphase::{
+        Contact, DispatchError, DispatchTable, contact, intersects, sat_contact, sat_intersects,
+    };
     pub use shape::prelude::*;
 }

@@ -307,3 +307,37 @@ fn every_builtin_pair_registered<T: Real>() {
     }
 }
 shape::for_each_precision!(registered, every_builtin_pair_registered);
+
+/// Every pair (both orders) with both shapes at the same pose, and with the
+/// second shape a hair off: contacts exist, contain no NaN, and are the same
+/// when asked twice (deterministic fallback normals for coincident centres).
+fn coincident_poses<T: Real>() {
+    let table = DispatchTable::<T>::new();
+    let shapes = touching_shapes::<T>();
+    let poses = [
+        Isometry2::identity(),
+        Isometry2::new(Vector2::new(T::lit(1e3), T::lit(-7.0)), T::lit(0.4)),
+    ];
+    for pose in poses {
+        let nudged = Translation2::new(T::epsilon(), T::zero()) * pose;
+        for (a, _) in &shapes {
+            for (b, _) in &shapes {
+                for pb in [pose, nudged] {
+                    let c = table.contact(a.as_ref(), &pose, b.as_ref(), &pb).unwrap();
+                    let again = table.contact(a.as_ref(), &pose, b.as_ref(), &pb).unwrap();
+                    assert_eq!(c, again);
+                    if a.kind() == ShapeKind::POINT && b.kind() == ShapeKind::POINT && pb != pose {
+                        assert!(c.is_none());
+                        continue;
+                    }
+                    let c = c.unwrap_or_else(|| {
+                        panic!("{} vs {} at the same place", a.kind(), b.kind())
+                    });
+                    assert!(no_nan(&c), "{} vs {}: {c:?}", a.kind(), b.kind());
+                    assert!((c.normal.norm() - T::one()).as_f64().abs() < 1e-4);
+                }
+            }
+        }
+    }
+}
+shape::for_each_precision!(coincident, coincident_poses);
