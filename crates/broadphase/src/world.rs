@@ -269,6 +269,8 @@ where
     table: <Dim<D> as Space<T, D>>::Table,
     previous: Vec<(Handle, Handle)>,
     scratch: Vec<(u32, u32)>,
+    filtered: Vec<(u32, u32)>,
+    out: Collisions<<Dim<D> as Space<T, D>>::Contact>,
 }
 
 /// A 2D world.
@@ -318,6 +320,8 @@ where
             table,
             previous: Vec::new(),
             scratch: Vec::new(),
+            filtered: Vec::new(),
+            out: Collisions::default(),
         })
     }
 
@@ -560,39 +564,65 @@ where
 
     /// Every pair that passes the filters and truly collides, once, with its
     /// contact, sorted by handles; the pairs that started and stopped colliding
-    /// since the previous call; and counts.
-    pub fn collisions(&mut self) -> Collisions<<Dim<D> as Space<T, D>>::Contact> {
+    /// since the previous call; and counts. The answer borrows the world's
+    /// buffers, which are reused from frame to frame (clone it to keep it).
+    pub fn collisions(&mut self) -> &Collisions<<Dim<D> as Space<T, D>>::Contact> {
+        // Every buffer is kept between calls: after the first frames a query
+        // allocates nothing (serial build).
         let mut ids = core::mem::take(&mut self.scratch);
+        let mut out = core::mem::take(&mut self.out);
+        let mut filtered = core::mem::take(&mut self.filtered);
         self.grid.candidate_pairs(&mut ids);
-        let mut out = Collisions {
-            stats: self.base_stats(ids.len()),
-            ..Collisions::default()
-        };
-        let filtered: Vec<(u32, u32)> = ids
-            .iter()
-            .copied()
-            .filter(|(a, b)| self.object(*a).filter.accepts(&self.object(*b).filter))
-            .collect();
+        out.stats = self.base_stats(ids.len());
+        filtered.clear();
+        filtered.extend(
+            ids.iter()
+                .copied()
+                .filter(|(a, b)| self.object(*a).filter.accepts(&self.object(*b).filter)),
+        );
         out.stats.filtered_pairs = filtered.len();
-        let results = self.narrow_phase(&filtered);
-        for ((a, b), r) in filtered.iter().zip(results) {
-            let (ha, hb) = (self.handle(*a), self.handle(*b));
-            match r {
-                Ok(Some(contact)) => out.pairs.push(PairContact {
-                    a: ha,
-                    b: hb,
-                    contact,
-                }),
-                Ok(None) => {}
-                Err(e) => out.errors.push((ha, hb, e)),
+        out.pairs.clear();
+        out.errors.clear();
+        self.narrow_phase(&filtered, &mut out);
+        out.stats.colliding_pairs = out.pairs.len();
+        self.events(&mut out);
+        self.scratch = ids;
+        self.filtered = filtered;
+        self.out = out;
+        &self.out
+    }
+
+    /// Fills `started` and `stopped` from the sorted pairs of this query and
+    /// of the previous one, then remembers this one.
+    fn events(&mut self, out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>) {
+        out.started.clear();
+        out.stopped.clear();
+        let (mut i, mut j) = (0, 0);
+        let prev = &self.previous;
+        while i < out.pairs.len() || j < prev.len() {
+            let now = out.pairs.get(i).map(|p| (p.a, p.b));
+            match (now, prev.get(j)) {
+                (Some(x), Some(y)) if x == *y => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(x), Some(y)) if x < *y => {
+                    out.started.push(x);
+                    i += 1;
+                }
+                (Some(x), None) => {
+                    out.started.push(x);
+                    i += 1;
+                }
+                (_, Some(y)) => {
+                    out.stopped.push(*y);
+                    j += 1;
+                }
+                (None, None) => break,
             }
         }
-        out.stats.colliding_pairs = out.pairs.len();
-        let now: Vec<(Handle, Handle)> = out.pairs.iter().map(|p| (p.a, p.b)).collect();
-        (out.started, out.stopped) = sorted_difference(&now, &self.previous);
-        self.previous = now;
-        self.scratch = ids;
-        out
+        self.previous.clear();
+        self.previous.extend(out.pairs.iter().map(|p| (p.a, p.b)));
     }
 
     fn base_stats(&self, candidates: usize) -> Stats {
@@ -609,23 +639,48 @@ where
     fn narrow_phase(
         &self,
         pairs: &[(u32, u32)],
-    ) -> Vec<Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>> {
-        pairs
-            .iter()
-            .map(|&(a, b)| self.pair_contact(a, b))
-            .collect()
+        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
+    ) {
+        for &(a, b) in pairs {
+            self.record(a, b, self.pair_contact(a, b), out);
+        }
     }
 
+    /// The parallel narrow phase: contacts computed on all cores, then recorded
+    /// in pair order, so the result is identical to the serial one.
     #[cfg(feature = "rayon")]
     fn narrow_phase(
         &self,
         pairs: &[(u32, u32)],
-    ) -> Vec<Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>> {
+        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
+    ) {
         use rayon::prelude::*;
-        pairs
+        let results: Vec<_> = pairs
             .par_iter()
             .map(|&(a, b)| self.pair_contact(a, b))
-            .collect()
+            .collect();
+        for (&(a, b), r) in pairs.iter().zip(results) {
+            self.record(a, b, r, out);
+        }
+    }
+
+    #[inline]
+    fn record(
+        &self,
+        a: u32,
+        b: u32,
+        result: Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>,
+        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
+    ) {
+        match result {
+            Ok(Some(contact)) => out.pairs.push(PairContact {
+                a: self.handle(a),
+                b: self.handle(b),
+                contact,
+            }),
+            Ok(None) => {}
+            Err(e) => out.errors.push((self.handle(a), self.handle(b), e)),
+        }
     }
 
     fn pair_contact(
@@ -705,44 +760,6 @@ where
         }
         Ok(())
     }
-}
-
-/// A list of pairs of handles.
-type HandlePairs = Vec<(Handle, Handle)>;
-
-/// `(now − before, before − now)` for two sorted lists.
-fn sorted_difference(
-    now: &[(Handle, Handle)],
-    before: &[(Handle, Handle)],
-) -> (HandlePairs, HandlePairs) {
-    let (mut started, mut stopped) = (Vec::new(), Vec::new());
-    let (mut i, mut j) = (0, 0);
-    while i < now.len() || j < before.len() {
-        match (now.get(i), before.get(j)) {
-            (Some(x), Some(y)) if x == y => {
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(y)) if x < y => {
-                started.push(*x);
-                i += 1;
-            }
-            (Some(_), Some(y)) => {
-                stopped.push(*y);
-                j += 1;
-            }
-            (Some(x), None) => {
-                started.push(*x);
-                i += 1;
-            }
-            (None, Some(y)) => {
-                stopped.push(*y);
-                j += 1;
-            }
-            (None, None) => break,
-        }
-    }
-    (started, stopped)
 }
 
 impl<T: Real> World<T, 2> {
