@@ -28,10 +28,14 @@ type Results = BTreeMap<(String, String, String), Estimate>;
 
 fn main() {
     let root = workspace_root();
-    let criterion = std::env::var_os("CRITERION_DIR").map_or_else(|| root.join("target/criterion"), PathBuf::from);
+    let criterion = std::env::var_os("CRITERION_DIR")
+        .map_or_else(|| root.join("target/criterion"), PathBuf::from);
     let results = load(&criterion);
     if results.is_empty() {
-        eprintln!("no criterion results under {}: run `cargo bench -p kasanari-benches` first", criterion.display());
+        eprintln!(
+            "no criterion results under {}: run `cargo bench -p kasanari-benches` first",
+            criterion.display()
+        );
         std::process::exit(1);
     }
     let notes = std::fs::read_to_string(root.join("benches/notes.md")).unwrap_or_default();
@@ -40,7 +44,10 @@ fn main() {
     let docs = root.join("docs");
     write(&docs.join("benchmarks.md"), &md);
     write(&docs.join("benchmarks-broadphase.svg"), &svg);
-    eprintln!("wrote docs/benchmarks.md and docs/benchmarks-broadphase.svg from {} results", results.len());
+    eprintln!(
+        "wrote docs/benchmarks.md and docs/benchmarks-broadphase.svg from {} results",
+        results.len()
+    );
 }
 
 fn write(path: &Path, text: &str) {
@@ -60,7 +67,9 @@ fn load(dir: &Path) -> Results {
     let mut out = Results::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -78,16 +87,23 @@ fn load(dir: &Path) -> Results {
 }
 
 fn read_result(dir: &Path) -> Option<((String, String, String), Estimate)> {
-    let bench: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("benchmark.json")).ok()?).ok()?;
-    let est: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("estimates.json")).ok()?).ok()?;
+    let bench: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("benchmark.json")).ok()?).ok()?;
+    let est: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("estimates.json")).ok()?).ok()?;
     let s = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
-    let key = (s(&bench["group_id"]), s(&bench["function_id"]), s(&bench["value_str"]));
+    let key = (
+        s(&bench["group_id"]),
+        s(&bench["function_id"]),
+        s(&bench["value_str"]),
+    );
     let mean_ns = est["mean"]["point_estimate"].as_f64()?;
     Some((key, Estimate { mean_ns }))
 }
 
 fn get(r: &Results, group: &str, function: &str, param: &str) -> Option<f64> {
-    r.get(&(group.to_string(), function.to_string(), param.to_string())).map(|e| e.mean_ns)
+    r.get(&(group.to_string(), function.to_string(), param.to_string()))
+        .map(|e| e.mean_ns)
 }
 
 /// A time in adaptive units.
@@ -121,7 +137,11 @@ fn met(r: Option<f64>, goal: f64) -> &'static str {
 fn cases(r: &Results, prefix: &str) -> Vec<String> {
     let mut v: Vec<String> = r
         .keys()
-        .filter_map(|(g, _, _)| g.strip_prefix(prefix).and_then(|c| c.strip_prefix('/')).map(str::to_string))
+        .filter_map(|(g, _, _)| {
+            g.strip_prefix(prefix)
+                .and_then(|c| c.strip_prefix('/'))
+                .map(str::to_string)
+        })
         .collect();
     v.dedup();
     v.sort();
@@ -131,8 +151,11 @@ fn cases(r: &Results, prefix: &str) -> Vec<String> {
 
 /// The parameters measured for a group and function, numerically sorted.
 fn params(r: &Results, group: &str, function: &str) -> Vec<String> {
-    let mut v: Vec<String> =
-        r.keys().filter(|(g, f, _)| g == group && f == function).map(|(_, _, p)| p.clone()).collect();
+    let mut v: Vec<String> = r
+        .keys()
+        .filter(|(g, f, _)| g == group && f == function)
+        .map(|(_, _, p)| p.clone())
+        .collect();
     v.sort_by_key(|p| p.parse::<u64>().unwrap_or(u64::MAX));
     v
 }
@@ -142,7 +165,11 @@ const BATCH: f64 = 1024.0;
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
     let rustc = std::process::Command::new("rustc")
@@ -171,7 +198,10 @@ fn report(r: &Results, notes: &str) -> String {
          (the analysis at the end comes from `benches/notes.md`).\n"
     );
     let _ = writeln!(w, "- Machine: {}", machine());
-    let _ = writeln!(w, "- Reproduce: `cargo bench -p kasanari-benches && cargo run -p kasanari-benches --bin report --release`");
+    let _ = writeln!(
+        w,
+        "- Reproduce: `cargo bench -p kasanari-benches && cargo run -p kasanari-benches --bin report --release`"
+    );
     let _ = writeln!(
         w,
         "- Ratios are kasanari time / parry time measured in the same run on the same inputs: \
@@ -179,7 +209,10 @@ fn report(r: &Results, notes: &str) -> String {
     );
 
     // 1. Narrow phase.
-    let _ = writeln!(w, "## 1. Narrow phase (per pair; batches of 1024 prebuilt pairs)\n");
+    let _ = writeln!(
+        w,
+        "## 1. Narrow phase (per pair; batches of 1024 prebuilt pairs)\n"
+    );
     for (kind, goal) in [("bool", 0.7), ("contact", 0.5)] {
         for prec in ["f32", "f64"] {
             let prefix = format!("narrow_{kind}_{prec}");
@@ -187,23 +220,50 @@ fn report(r: &Results, notes: &str) -> String {
             if all.is_empty() {
                 continue;
             }
-            let peer = if prec == "f32" { "parry2d" } else { "parry2d-f64" };
-            let _ = writeln!(w, "### {} ({prec}, vs {peer}; goal ≤ {goal}×)\n", if kind == "bool" { "Boolean" } else { "Contact" });
-            let _ = writeln!(w, "| pair | kasanari | parry | ratio | goal |\n|---|---|---|---|---|");
+            let peer = if prec == "f32" {
+                "parry2d"
+            } else {
+                "parry2d-f64"
+            };
+            let _ = writeln!(
+                w,
+                "### {} ({prec}, vs {peer}; goal ≤ {goal}×)\n",
+                if kind == "bool" { "Boolean" } else { "Contact" }
+            );
+            let _ = writeln!(
+                w,
+                "| pair | kasanari | parry | ratio | goal |\n|---|---|---|---|---|"
+            );
             for c in all.iter().filter(|c| !c.starts_with("ellipse")) {
                 let g = format!("{prefix}/{c}");
                 let (k, p) = (get(r, &g, "kasanari", ""), get(r, &g, "parry", ""));
                 let rt = ratio(k, p);
-                let _ = writeln!(w, "| {c} | {} | {} | {} | {} |", time(k.map(|t| t / BATCH)), time(p.map(|t| t / BATCH)), ratio_cell(rt), met(rt, goal));
+                let _ = writeln!(
+                    w,
+                    "| {c} | {} | {} | {} | {} |",
+                    time(k.map(|t| t / BATCH)),
+                    time(p.map(|t| t / BATCH)),
+                    ratio_cell(rt),
+                    met(rt, goal)
+                );
             }
             let ellipses: Vec<&String> = all.iter().filter(|c| c.starts_with("ellipse")).collect();
             if !ellipses.is_empty() {
                 let cc = get(r, &format!("{prefix}/circle_circle"), "kasanari", "");
-                let _ = writeln!(w, "\nEllipse pairs (no parry equivalent), beside kasanari's circle–circle ({}):\n", time(cc.map(|t| t / BATCH)));
+                let _ = writeln!(
+                    w,
+                    "\nEllipse pairs (no parry equivalent), beside kasanari's circle–circle ({}):\n",
+                    time(cc.map(|t| t / BATCH))
+                );
                 let _ = writeln!(w, "| pair | kasanari | × circle–circle |\n|---|---|---|");
                 for c in ellipses {
                     let k = get(r, &format!("{prefix}/{c}"), "kasanari", "");
-                    let _ = writeln!(w, "| {c} | {} | {} |", time(k.map(|t| t / BATCH)), ratio_cell(ratio(k, cc)));
+                    let _ = writeln!(
+                        w,
+                        "| {c} | {} | {} |",
+                        time(k.map(|t| t / BATCH)),
+                        ratio_cell(ratio(k, cc))
+                    );
                 }
             }
             let _ = writeln!(w);
@@ -211,84 +271,174 @@ fn report(r: &Results, notes: &str) -> String {
     }
 
     // 2. Seed 002.
-    let _ = writeln!(w, "## 2. Point in a rotated box: local frame vs cross products (seed 002)\n");
-    let _ = writeln!(w, "Seed 002 measured the local-frame method about 6× faster.\n");
-    let _ = writeln!(w, "| precision | local frame | cross product | cross / local |\n|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "## 2. Point in a rotated box: local frame vs cross products (seed 002)\n"
+    );
+    let _ = writeln!(
+        w,
+        "Seed 002 measured the local-frame method about 6× faster.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| precision | local frame | cross product | cross / local |\n|---|---|---|---|"
+    );
     for prec in ["f32", "f64"] {
         let g = format!("point_obb_methods_{prec}");
-        let (l, c) = (get(r, &g, "local_frame", ""), get(r, &g, "cross_product", ""));
-        let _ = writeln!(w, "| {prec} | {} | {} | {} |", time(l.map(|t| t / BATCH)), time(c.map(|t| t / BATCH)), ratio_cell(ratio(c, l)));
+        let (l, c) = (
+            get(r, &g, "local_frame", ""),
+            get(r, &g, "cross_product", ""),
+        );
+        let _ = writeln!(
+            w,
+            "| {prec} | {} | {} | {} |",
+            time(l.map(|t| t / BATCH)),
+            time(c.map(|t| t / BATCH)),
+            ratio_cell(ratio(c, l))
+        );
     }
     let _ = writeln!(w);
 
     // 3. Dispatch overhead.
-    let _ = writeln!(w, "## 3. Dispatch overhead: the table vs the typed kernel (goal: within a few ns)\n");
-    let _ = writeln!(w, "| pair | table | typed | overhead per call |\n|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "## 3. Dispatch overhead: the table vs the typed kernel (goal: within a few ns)\n"
+    );
+    let _ = writeln!(
+        w,
+        "| pair | table | typed | overhead per call |\n|---|---|---|---|"
+    );
     for prec in ["f32", "f64"] {
         for c in cases(r, &format!("dispatch_{prec}")) {
             let g = format!("dispatch_{prec}/{c}");
             let (t, k) = (get(r, &g, "table", ""), get(r, &g, "typed", ""));
             let over = t.zip(k).map(|(t, k)| (t - k) / BATCH);
-            let _ = writeln!(w, "| {c} ({prec}) | {} | {} | {} |", time(t.map(|x| x / BATCH)), time(k.map(|x| x / BATCH)), over.map_or("—".into(), |o| format!("{o:.1} ns")));
+            let _ = writeln!(
+                w,
+                "| {c} ({prec}) | {} | {} | {} |",
+                time(t.map(|x| x / BATCH)),
+                time(k.map(|x| x / BATCH)),
+                over.map_or("—".into(), |o| format!("{o:.1} ns"))
+            );
         }
     }
     let _ = writeln!(w);
 
     // 4. Broad phase.
     let _ = writeln!(w, "## 4. Broad phase (f32): grid vs parry's BVH\n");
-    let _ = writeln!(w, "![broad phase time against N](benchmarks-broadphase.svg)\n");
-    for (what, goal, label) in [("update", 0.5, "every object moved a little, then all pairs"), ("build", 0.2, "built from scratch, then all pairs")] {
+    let _ = writeln!(
+        w,
+        "![broad phase time against N](benchmarks-broadphase.svg)\n"
+    );
+    for (what, goal, label) in [
+        ("update", 0.5, "every object moved a little, then all pairs"),
+        ("build", 0.2, "built from scratch, then all pairs"),
+    ] {
         let _ = writeln!(w, "### {label} (goal ≤ {goal}×)\n");
-        let _ = writeln!(w, "| scene | N | grid | BVH | ratio | goal |\n|---|---|---|---|---|---|");
+        let _ = writeln!(
+            w,
+            "| scene | N | grid | BVH | ratio | goal |\n|---|---|---|---|---|---|"
+        );
         for scene in ["uniform", "clustered"] {
             let g = format!("broad_{what}_{scene}_f32");
             for n in params(r, &g, "grid") {
                 let (k, p) = (get(r, &g, "grid", &n), get(r, &g, "bvh", &n));
                 let rt = ratio(k, p);
-                let _ = writeln!(w, "| {scene} | {n} | {} | {} | {} | {} |", time(k), time(p), ratio_cell(rt), met(rt, goal));
+                let _ = writeln!(
+                    w,
+                    "| {scene} | {n} | {} | {} | {} | {} |",
+                    time(k),
+                    time(p),
+                    ratio_cell(rt),
+                    met(rt, goal)
+                );
             }
         }
         let _ = writeln!(w);
     }
     let _ = writeln!(w, "### Brute-force nC2 vs the grid (seed 003's sizes)\n");
-    let _ = writeln!(w, "| N | nC2 | brute force | grid | grid / brute |\n|---|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "| N | nC2 | brute force | grid | grid / brute |\n|---|---|---|---|---|"
+    );
     for n in params(r, "broad_brute_f32", "brute_force") {
         let nn: u64 = n.parse().unwrap_or(0);
-        let (b, g) = (get(r, "broad_brute_f32", "brute_force", &n), get(r, "broad_brute_f32", "grid", &n));
-        let _ = writeln!(w, "| {n} | {} | {} | {} | {} |", nn * nn.saturating_sub(1) / 2, time(b), time(g), ratio_cell(ratio(g, b)));
+        let (b, g) = (
+            get(r, "broad_brute_f32", "brute_force", &n),
+            get(r, "broad_brute_f32", "grid", &n),
+        );
+        let _ = writeln!(
+            w,
+            "| {n} | {} | {} | {} | {} |",
+            nn * nn.saturating_sub(1) / 2,
+            time(b),
+            time(g),
+            ratio_cell(ratio(g, b))
+        );
     }
     let _ = writeln!(w);
 
     // 5. Frame.
-    let _ = writeln!(w, "## 5. A whole frame: update every pose, find colliding pairs with contacts (goal ≤ 0.5×)\n");
-    let _ = writeln!(w, "| precision | N | kasanari | parry | ratio | goal | share of a 16.7 ms frame (kasanari) |\n|---|---|---|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "## 5. A whole frame: update every pose, find colliding pairs with contacts (goal ≤ 0.5×)\n"
+    );
+    let _ = writeln!(
+        w,
+        "| precision | N | kasanari | parry | ratio | goal | share of a 16.7 ms frame (kasanari) |\n|---|---|---|---|---|---|---|"
+    );
     for prec in ["f32", "f64"] {
         let g = format!("frame_{prec}");
         for n in params(r, &g, "kasanari") {
             let (k, p) = (get(r, &g, "kasanari", &n), get(r, &g, "parry", &n));
             let rt = ratio(k, p);
             let share = k.map_or("—".into(), |k| format!("{:.0}%", k / 16.7e6 * 100.0));
-            let _ = writeln!(w, "| {prec} | {n} | {} | {} | {} | {} | {share} |", time(k), time(p), ratio_cell(rt), met(rt, 0.5));
+            let _ = writeln!(
+                w,
+                "| {prec} | {n} | {} | {} | {} | {} | {share} |",
+                time(k),
+                time(p),
+                ratio_cell(rt),
+                met(rt, 0.5)
+            );
         }
     }
     let _ = writeln!(w);
 
     // 6. Precision.
     let _ = writeln!(w, "## 6. The price of precision: kasanari f64 / f32\n");
-    let _ = writeln!(w, "| benchmark | f32 | f64 | f64 / f32 |\n|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "| benchmark | f32 | f64 | f64 / f32 |\n|---|---|---|---|"
+    );
     for kind in ["bool", "contact"] {
         for c in cases(r, &format!("narrow_{kind}_f32")) {
             let a = get(r, &format!("narrow_{kind}_f32/{c}"), "kasanari", "");
             let b = get(r, &format!("narrow_{kind}_f64/{c}"), "kasanari", "");
             if a.is_some() && b.is_some() {
-                let _ = writeln!(w, "| {kind} {c} | {} | {} | {} |", time(a.map(|t| t / BATCH)), time(b.map(|t| t / BATCH)), ratio_cell(ratio(b, a)));
+                let _ = writeln!(
+                    w,
+                    "| {kind} {c} | {} | {} | {} |",
+                    time(a.map(|t| t / BATCH)),
+                    time(b.map(|t| t / BATCH)),
+                    ratio_cell(ratio(b, a))
+                );
             }
         }
     }
     for n in params(r, "frame_f32", "kasanari") {
-        let (a, b) = (get(r, "frame_f32", "kasanari", &n), get(r, "frame_f64", "kasanari", &n));
+        let (a, b) = (
+            get(r, "frame_f32", "kasanari", &n),
+            get(r, "frame_f64", "kasanari", &n),
+        );
         if b.is_some() {
-            let _ = writeln!(w, "| frame N = {n} | {} | {} | {} |", time(a), time(b), ratio_cell(ratio(b, a)));
+            let _ = writeln!(
+                w,
+                "| frame N = {n} | {} | {} | {} |",
+                time(a),
+                time(b),
+                ratio_cell(ratio(b, a))
+            );
         }
     }
     let _ = writeln!(w);
@@ -305,11 +455,36 @@ type Series<'a> = (&'a str, &'a str, Vec<(f64, f64)>);
 /// build, uniform scene) and brute force.
 fn broad_phase_plot(r: &Results) -> String {
     let series: Vec<(&str, &str, &str, &str)> = vec![
-        ("grid, update + pairs", "broad_update_uniform_f32", "grid", "#1f77b4"),
-        ("BVH, update + pairs", "broad_update_uniform_f32", "bvh", "#d62728"),
-        ("grid, build + pairs", "broad_build_uniform_f32", "grid", "#2ca02c"),
-        ("BVH, build + pairs", "broad_build_uniform_f32", "bvh", "#ff7f0e"),
-        ("brute force nC2", "broad_brute_f32", "brute_force", "#7f7f7f"),
+        (
+            "grid, update + pairs",
+            "broad_update_uniform_f32",
+            "grid",
+            "#1f77b4",
+        ),
+        (
+            "BVH, update + pairs",
+            "broad_update_uniform_f32",
+            "bvh",
+            "#d62728",
+        ),
+        (
+            "grid, build + pairs",
+            "broad_build_uniform_f32",
+            "grid",
+            "#2ca02c",
+        ),
+        (
+            "BVH, build + pairs",
+            "broad_build_uniform_f32",
+            "bvh",
+            "#ff7f0e",
+        ),
+        (
+            "brute force nC2",
+            "broad_brute_f32",
+            "brute_force",
+            "#7f7f7f",
+        ),
     ];
     let points: Vec<Series<'_>> = series
         .iter()
@@ -321,41 +496,103 @@ fn broad_phase_plot(r: &Results) -> String {
             (*label, *colour, pts)
         })
         .collect();
-    let all: Vec<(f64, f64)> = points.iter().flat_map(|(_, _, p)| p.iter().copied()).collect();
+    let all: Vec<(f64, f64)> = points
+        .iter()
+        .flat_map(|(_, _, p)| p.iter().copied())
+        .collect();
     let (w, h, m) = (720.0, 460.0, 70.0);
-    let mut svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
     if all.is_empty() {
         svg.push_str("<text x=\"20\" y=\"40\">no broad-phase results</text>\n</svg>\n");
         return svg;
     }
     let lx = |v: f64| v.log10();
-    let (x0, x1) = (all.iter().map(|p| lx(p.0)).fold(f64::INFINITY, f64::min).floor(), all.iter().map(|p| lx(p.0)).fold(f64::NEG_INFINITY, f64::max).ceil());
-    let (y0, y1) = (all.iter().map(|p| lx(p.1)).fold(f64::INFINITY, f64::min).floor(), all.iter().map(|p| lx(p.1)).fold(f64::NEG_INFINITY, f64::max).ceil());
+    let (x0, x1) = (
+        all.iter()
+            .map(|p| lx(p.0))
+            .fold(f64::INFINITY, f64::min)
+            .floor(),
+        all.iter()
+            .map(|p| lx(p.0))
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil(),
+    );
+    let (y0, y1) = (
+        all.iter()
+            .map(|p| lx(p.1))
+            .fold(f64::INFINITY, f64::min)
+            .floor(),
+        all.iter()
+            .map(|p| lx(p.1))
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil(),
+    );
     let (x1, y1) = (x1.max(x0 + 1.0), y1.max(y0 + 1.0));
     let sx = |v: f64| m + (lx(v) - x0) / (x1 - x0) * (w - 2.0 * m);
     let sy = |v: f64| h - m - (lx(v) - y0) / (y1 - y0) * (h - 2.0 * m);
-    let _ = writeln!(svg, "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">Broad phase (f32, uniform scene): time per frame against N, log–log</text>", w / 2.0);
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">Broad phase (f32, uniform scene): time per frame against N, log–log</text>",
+        w / 2.0
+    );
     for e in (x0 as i32)..=(x1 as i32) {
         let x = sx(10f64.powi(e));
-        let _ = writeln!(svg, "<line x1=\"{x:.1}\" y1=\"{m}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#ddd\"/><text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">10^{e}</text>", h - m, h - m + 18.0);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x:.1}\" y1=\"{m}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#ddd\"/><text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">10^{e}</text>",
+            h - m,
+            h - m + 18.0
+        );
     }
     for e in (y0 as i32)..=(y1 as i32) {
         let y = sy(10f64.powi(e));
         let label = time(Some(10f64.powi(e)));
-        let _ = writeln!(svg, "<line x1=\"{m}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>", w - m, m - 6.0, y + 4.0);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{m}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
+            w - m,
+            m - 6.0,
+            y + 4.0
+        );
     }
-    let _ = writeln!(svg, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">N (objects)</text>", w / 2.0, h - 20.0);
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">N (objects)</text>",
+        w / 2.0,
+        h - 20.0
+    );
     for (i, (label, colour, pts)) in points.iter().enumerate() {
         if pts.is_empty() {
             continue;
         }
-        let path: Vec<String> = pts.iter().map(|(n, t)| format!("{:.1},{:.1}", sx(*n), sy(*t))).collect();
-        let _ = writeln!(svg, "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>", path.join(" "));
+        let path: Vec<String> = pts
+            .iter()
+            .map(|(n, t)| format!("{:.1},{:.1}", sx(*n), sy(*t)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>",
+            path.join(" ")
+        );
         for (n, t) in pts {
-            let _ = writeln!(svg, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>", sx(*n), sy(*t));
+            let _ = writeln!(
+                svg,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>",
+                sx(*n),
+                sy(*t)
+            );
         }
         let ly = m + 8.0 + 16.0 * i as f64;
-        let _ = writeln!(svg, "<line x1=\"{}\" y1=\"{ly:.1}\" x2=\"{}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{:.1}\">{label}</text>", m + 10.0, m + 30.0, m + 36.0, ly + 4.0);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{}\" y1=\"{ly:.1}\" x2=\"{}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{:.1}\">{label}</text>",
+            m + 10.0,
+            m + 30.0,
+            m + 36.0,
+            ly + 4.0
+        );
     }
     svg.push_str("</svg>\n");
     svg

@@ -592,6 +592,13 @@ where
         &self.out
     }
 
+    /// The answer of the latest [`collisions`](Self::collisions) call (empty
+    /// before the first), borrowed immutably so the world can be read beside it.
+    #[must_use]
+    pub fn last_collisions(&self) -> &Collisions<<Dim<D> as Space<T, D>>::Contact> {
+        &self.out
+    }
+
     /// Fills `started` and `stopped` from the sorted pairs of this query and
     /// of the previous one, then remembers this one.
     fn events(&mut self, out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>) {

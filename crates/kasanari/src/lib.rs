@@ -26,8 +26,15 @@
 pub struct ReadmeDoctests;
 
 pub use broadphase;
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub mod demo;
+#[cfg(feature = "serde")]
+pub mod scene;
 pub use nalgebra;
 pub use narrowphase;
+#[cfg(feature = "serde")]
+pub use serde_json;
 pub use shape;
 
 /// One import for users: the shapes, the traits, the scalar trait, the

@@ -1,0 +1,221 @@
+//! `kasanari scene` and `kasanari pairs`: answers for the shapes of a file.
+
+use std::collections::HashSet;
+
+use kasanari::prelude::*;
+use kasanari::scene::{self, ShapeSpec};
+use kasanari::serde_json::{self, Value, json};
+use serde::Serialize;
+
+/// A number for output, with `-0` printed as `0`.
+fn num<T: Real>(x: T) -> f64 {
+    x.as_f64() + 0.0
+}
+
+/// One colliding pair of a scene, as printed by `--json` (fields in this order).
+#[derive(Serialize)]
+struct ScenePair {
+    a: Value,
+    b: Value,
+    normal: [f64; 2],
+    depth: f64,
+    point_a: [f64; 2],
+    point_b: [f64; 2],
+}
+
+/// One answer of a pairs file, as printed by `--json` (fields in this order).
+#[derive(Serialize)]
+struct PairAnswer {
+    intersects: bool,
+    depth: Option<f64>,
+    normal: Option<[f64; 2]>,
+    point_a: Option<[f64; 2]>,
+    point_b: Option<[f64; 2]>,
+}
+
+use crate::args::{FileOptions, Precision};
+use crate::svg::Canvas;
+
+pub fn scene(o: &FileOptions) -> Result<(), String> {
+    let file = scene::read_scene(&o.file).map_err(|e| format!("{}: {e}", o.file.display()))?;
+    match o.precision {
+        Precision::F32 => scene_in::<f32>(o, &file),
+        Precision::F64 => scene_in::<f64>(o, &file),
+    }
+}
+
+fn id_of(file: &scene::Scene, i: usize) -> Value {
+    file.shapes[i].id.clone().unwrap_or(json!(i))
+}
+
+fn point<T: Real>(p: &kasanari::nalgebra::Point2<T>) -> [f64; 2] {
+    [num(p.x), num(p.y)]
+}
+
+fn scene_in<T: Real>(o: &FileOptions, file: &scene::Scene) -> Result<(), String> {
+    let mut sw = file
+        .world::<T>(o.cell_size.map(T::lit))
+        .map_err(|e| format!("{}: {e}", o.file.display()))?;
+    let index: std::collections::HashMap<Handle, usize> = sw
+        .handles
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (*h, i))
+        .collect();
+    sw.world.collisions();
+    let hits = sw.world.last_collisions();
+    if let Some((a, b, e)) = hits.errors.first() {
+        return Err(format!(
+            "{} and {}: {e}",
+            file.shapes[index[a]].label(index[a]),
+            file.shapes[index[b]].label(index[b])
+        ));
+    }
+    if o.json {
+        let out: Vec<ScenePair> = hits
+            .pairs
+            .iter()
+            .map(|p| {
+                let c = p.contact;
+                ScenePair {
+                    a: id_of(file, index[&p.a]),
+                    b: id_of(file, index[&p.b]),
+                    normal: [num(c.normal.x), num(c.normal.y)],
+                    depth: num(c.depth),
+                    point_a: point(&c.point_a),
+                    point_b: point(&c.point_b),
+                }
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+    } else {
+        say!(
+            "{}: {} shapes, {} colliding pairs",
+            o.file.display(),
+            file.shapes.len(),
+            hits.pairs.len()
+        );
+        for p in &hits.pairs {
+            let (i, j) = (index[&p.a], index[&p.b]);
+            let c = p.contact;
+            say!(
+                "  {} × {}: normal ({:.4}, {:.4}), depth {:.6}",
+                file.shapes[i].label(i),
+                file.shapes[j].label(j),
+                num(c.normal.x),
+                num(c.normal.y),
+                num(c.depth)
+            );
+        }
+    }
+    if let Some(path) = &o.svg {
+        let hit: HashSet<usize> = hits
+            .pairs
+            .iter()
+            .flat_map(|p| [index[&p.a], index[&p.b]])
+            .collect();
+        let bounds = sw
+            .world
+            .handles()
+            .filter_map(|h| {
+                sw.world
+                    .get(h)
+                    .ok()
+                    .map(|o| o.shape().bounding_box(o.pose()))
+            })
+            .reduce(|a, b| a.merged(&b));
+        let (lo, hi) = bounds.map_or(([0.0, 0.0], [1.0, 1.0]), |b| {
+            (
+                [b.min.x.as_f64(), b.min.y.as_f64()],
+                [b.max.x.as_f64(), b.max.y.as_f64()],
+            )
+        });
+        let mut canvas = Canvas::new(lo, hi, 900.0);
+        canvas.grid(sw.world.grid().cell_size().as_f64());
+        for (i, e) in file.shapes.iter().enumerate() {
+            canvas.shape(&e.shape, [0.0, 0.0], 0.0, hit.contains(&i));
+        }
+        let len = 0.05 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
+        for p in &hits.pairs {
+            let c = p.contact;
+            canvas.arrow(
+                [c.point_a.x.as_f64(), c.point_a.y.as_f64()],
+                [c.normal.x.as_f64(), c.normal.y.as_f64()],
+                len,
+            );
+        }
+        let title = format!(
+            "{}: {} shapes, {} colliding pairs",
+            o.file.display(),
+            file.shapes.len(),
+            hits.pairs.len()
+        );
+        std::fs::write(path, canvas.finish(&title))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+pub fn pairs(o: &FileOptions) -> Result<(), String> {
+    let file = scene::read_pairs(&o.file).map_err(|e| format!("{}: {e}", o.file.display()))?;
+    match o.precision {
+        Precision::F32 => pairs_in::<f32>(o, &file),
+        Precision::F64 => pairs_in::<f64>(o, &file),
+    }
+}
+
+fn build<T: Real>(
+    o: &FileOptions,
+    spec: &ShapeSpec,
+    at: String,
+) -> Result<scene::PlacedShape<T>, String> {
+    spec.to_shape::<T>()
+        .map_err(|e| format!("{}: {at} ({}): {e}", o.file.display(), spec.kind()))
+}
+
+fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), String> {
+    let table = DispatchTable::<T>::new();
+    let mut out = Vec::with_capacity(file.pairs.len());
+    for (i, p) in file.pairs.iter().enumerate() {
+        let (a, pa) = build::<T>(o, &p.a, format!("pairs[{i}].a"))?;
+        let (b, pb) = build::<T>(o, &p.b, format!("pairs[{i}].b"))?;
+        let c = table
+            .contact(a.as_ref(), &pa, b.as_ref(), &pb)
+            .map_err(|e| format!("pairs[{i}]: {e}"))?;
+        out.push(c);
+    }
+    if o.json {
+        let json: Vec<PairAnswer> = out
+            .iter()
+            .map(|c| PairAnswer {
+                intersects: c.is_some(),
+                depth: c.map(|c| num(c.depth)),
+                normal: c.map(|c| [num(c.normal.x), num(c.normal.y)]),
+                point_a: c.map(|c| point(&c.point_a)),
+                point_b: c.map(|c| point(&c.point_b)),
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+        );
+    } else {
+        for (i, (p, c)) in file.pairs.iter().zip(&out).enumerate() {
+            match c {
+                Some(c) => say!(
+                    "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4})",
+                    p.a.kind(),
+                    p.b.kind(),
+                    num(c.depth),
+                    num(c.normal.x),
+                    num(c.normal.y)
+                ),
+                None => say!("pair {i} ({} × {}): apart", p.a.kind(), p.b.kind()),
+            }
+        }
+    }
+    Ok(())
+}

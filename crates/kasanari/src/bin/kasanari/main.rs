@@ -1,0 +1,64 @@
+//! The `kasanari` command.
+//!
+//! - `kasanari` (or `kasanari arena`): 20,000 mixed shapes moving for 600 frames
+//!   in a world; statistics, frame times, and `arena.svg`.
+//! - `kasanari scene FILE.json`: every colliding pair of a scene file.
+//! - `kasanari pairs FILE.json`: batch pair queries.
+//!
+//! Bad input (flags, files, shapes) gives a message on stderr and exit status 2,
+//! never a panic.
+
+/// Prints a line to standard output; a closed pipe (`kasanari ... | head`)
+/// ends the program quietly instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::emit(format_args!($($arg)*))?
+    };
+}
+
+mod arena;
+mod args;
+mod files;
+mod svg;
+
+use std::process::ExitCode;
+
+/// Writes one line to standard output.
+///
+/// # Errors
+/// A message for any write error but a closed pipe, which exits at once with
+/// success (the reader has seen all it wanted).
+pub(crate) fn emit(args: std::fmt::Arguments<'_>) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let command = match args::parse(&argv) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("kasanari: {msg}\n\n{}", args::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let result = match command {
+        args::Command::Help => emit(format_args!("{}", args::USAGE)),
+        args::Command::Version => emit(format_args!("kasanari {}", env!("CARGO_PKG_VERSION"))),
+        args::Command::Arena(o) => arena::run(&o),
+        args::Command::Scene(o) => files::scene(&o),
+        args::Command::Pairs(o) => files::pairs(&o),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("kasanari: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

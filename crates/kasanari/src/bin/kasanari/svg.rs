@@ -1,0 +1,264 @@
+//! A small SVG writer for 2D scenes: shapes outlined (colliding ones filled),
+//! contact normals as arrows, the grid faintly behind. World units, y up.
+
+use std::fmt::Write as _;
+
+use kasanari::scene::ShapeSpec;
+
+pub struct Canvas {
+    min: [f64; 2],
+    max: [f64; 2],
+    width: f64,
+    body: String,
+}
+
+const OUTLINE: &str = "#33415c";
+const HIT_FILL: &str = "#f4a261";
+const ARROW: &str = "#c1121f";
+
+impl Canvas {
+    /// A canvas showing the world rectangle `[min, max]`, `width` pixels wide.
+    pub fn new(min: [f64; 2], max: [f64; 2], width: f64) -> Self {
+        let pad = 0.02 * (max[0] - min[0]).max(max[1] - min[1]).max(1e-9);
+        Self {
+            min: [min[0] - pad, min[1] - pad],
+            max: [max[0] + pad, max[1] + pad],
+            width,
+            body: String::new(),
+        }
+    }
+
+    fn scale(&self) -> f64 {
+        self.width / (self.max[0] - self.min[0])
+    }
+
+    /// One pixel in world units.
+    fn px(&self) -> f64 {
+        1.0 / self.scale()
+    }
+
+    /// Faint lines every `cell` units (skipped when they would be denser than
+    /// every 3 pixels).
+    pub fn grid(&mut self, cell: f64) {
+        if cell.is_nan() || cell <= 0.0 || cell * self.scale() < 3.0 {
+            return;
+        }
+        let (x0, x1) = (
+            (self.min[0] / cell).floor() as i64,
+            (self.max[0] / cell).ceil() as i64,
+        );
+        let (y0, y1) = (
+            (self.min[1] / cell).floor() as i64,
+            (self.max[1] / cell).ceil() as i64,
+        );
+        let px = self.px();
+        let _ = writeln!(self.body, "<g stroke=\"#e5e7eb\" stroke-width=\"{px}\">");
+        for i in x0..=x1 {
+            let x = i as f64 * cell;
+            let _ = writeln!(
+                self.body,
+                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/>",
+                self.min[1], self.max[1]
+            );
+        }
+        for j in y0..=y1 {
+            let y = j as f64 * cell;
+            let _ = writeln!(
+                self.body,
+                "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
+                self.min[0], self.max[0]
+            );
+        }
+        self.body.push_str("</g>\n");
+    }
+
+    /// A shape given in a frame placed at `offset`, turned by `angle`.
+    pub fn shape(&mut self, spec: &ShapeSpec, offset: [f64; 2], angle: f64, hit: bool) {
+        let fill = if hit {
+            format!("fill=\"{HIT_FILL}\" fill-opacity=\"0.75\"")
+        } else {
+            "fill=\"none\"".into()
+        };
+        let px = self.px();
+        let style = format!("{fill} stroke=\"{OUTLINE}\" stroke-width=\"{px}\"");
+        // An Aabb never turns.
+        let angle = if matches!(spec, ShapeSpec::Aabb { .. }) {
+            0.0
+        } else {
+            angle
+        };
+        let _ = write!(
+            self.body,
+            "<g transform=\"translate({} {}) rotate({})\">",
+            offset[0],
+            offset[1],
+            angle.to_degrees()
+        );
+        let b = &mut self.body;
+        match spec {
+            ShapeSpec::Point { p } => {
+                let r = 2.0 * px;
+                let _ = write!(
+                    b,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\" fill=\"{}\"/>",
+                    p[0],
+                    p[1],
+                    if hit { ARROW } else { OUTLINE }
+                );
+            }
+            ShapeSpec::Segment { a, b: e } => {
+                let colour = if hit { HIT_FILL } else { OUTLINE };
+                let w = if hit { 2.0 * px } else { px };
+                let _ = write!(
+                    b,
+                    "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{w}\"/>",
+                    a[0], a[1], e[0], e[1]
+                );
+            }
+            ShapeSpec::Circle { center, radius } => {
+                let _ = write!(
+                    b,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\" {style}/>",
+                    center[0], center[1]
+                );
+            }
+            ShapeSpec::Aabb { min, max } => {
+                let _ = write!(
+                    b,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {style}/>",
+                    min[0],
+                    min[1],
+                    max[0] - min[0],
+                    max[1] - min[1]
+                );
+            }
+            ShapeSpec::Obb {
+                center,
+                half_extents: h,
+                angle,
+            } => {
+                let _ = write!(
+                    b,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" transform=\"rotate({} {} {})\" {style}/>",
+                    center[0] - h[0],
+                    center[1] - h[1],
+                    2.0 * h[0],
+                    2.0 * h[1],
+                    angle.to_degrees(),
+                    center[0],
+                    center[1]
+                );
+            }
+            ShapeSpec::Triangle { vertices } => polygon(b, vertices, &style),
+            ShapeSpec::Polygon { vertices } => polygon(b, vertices, &style),
+            ShapeSpec::Capsule { a, b: e, radius } => {
+                polygon(b, &capsule_outline(*a, *e, *radius), &style)
+            }
+            ShapeSpec::Ellipse {
+                center,
+                radii,
+                angle,
+            } => {
+                let _ = write!(
+                    b,
+                    "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" transform=\"rotate({} {} {})\" {style}/>",
+                    center[0],
+                    center[1],
+                    radii[0],
+                    radii[1],
+                    angle.to_degrees(),
+                    center[0],
+                    center[1]
+                );
+            }
+        }
+        self.body.push_str("</g>\n");
+    }
+
+    /// An arrow from `at` along the unit `dir`, `len` world units long, with a
+    /// head a few pixels wide.
+    pub fn arrow(&mut self, at: [f64; 2], dir: [f64; 2], len: f64) {
+        let px = self.px();
+        let end = [at[0] + dir[0] * len, at[1] + dir[1] * len];
+        let head = (6.0 * px).min(len * 0.5);
+        let (bx, by) = (end[0] - dir[0] * head, end[1] - dir[1] * head);
+        let (nx, ny) = (-dir[1] * head * 0.5, dir[0] * head * 0.5);
+        let _ = writeln!(
+            self.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{bx}\" y2=\"{by}\" stroke=\"{ARROW}\" stroke-width=\"{}\"/><polygon points=\"{},{} {},{} {},{}\" fill=\"{ARROW}\"/>",
+            at[0],
+            at[1],
+            1.2 * px,
+            end[0],
+            end[1],
+            bx + nx,
+            by + ny,
+            bx - nx,
+            by - ny
+        );
+    }
+
+    /// The finished document, with a title line.
+    pub fn finish(self, title: &str) -> String {
+        let s = self.scale();
+        let height = (self.max[1] - self.min[1]) * s;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" viewBox=\"0 0 {:.0} {:.0}\" font-family=\"sans-serif\">",
+            self.width,
+            height + 30.0,
+            self.width,
+            height + 30.0
+        );
+        let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+        let _ = writeln!(
+            out,
+            "<text x=\"8\" y=\"20\" font-size=\"14\">{}</text>",
+            escape(title)
+        );
+        // World to pixels: y up, origin at min.
+        let _ = writeln!(
+            out,
+            "<g transform=\"translate(0 {:.3}) scale({s} {}) translate({} {})\">",
+            height + 30.0,
+            -s,
+            -self.min[0],
+            -self.min[1]
+        );
+        out.push_str(&self.body);
+        out.push_str("</g>\n</svg>\n");
+        out
+    }
+}
+
+fn polygon(b: &mut String, vertices: &[[f64; 2]], style: &str) {
+    let pts: Vec<String> = vertices
+        .iter()
+        .map(|p| format!("{},{}", p[0], p[1]))
+        .collect();
+    let _ = write!(b, "<polygon points=\"{}\" {style}/>", pts.join(" "));
+}
+
+/// The outline of a capsule as a polygon: two half circles of 12 steps joined.
+fn capsule_outline(a: [f64; 2], b: [f64; 2], r: f64) -> Vec<[f64; 2]> {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let base = d[1].atan2(d[0]);
+    let mut out = Vec::with_capacity(26);
+    for (c, start) in [
+        (b, base - std::f64::consts::FRAC_PI_2),
+        (a, base + std::f64::consts::FRAC_PI_2),
+    ] {
+        for k in 0..=12 {
+            let t = start + std::f64::consts::PI * f64::from(k) / 12.0;
+            out.push([c[0] + r * t.cos(), c[1] + r * t.sin()]);
+        }
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

@@ -1,0 +1,416 @@
+//! Scene and pairs files: shapes described in world coordinates, in JSON
+//! (format version 1, documented in `docs/scene-format.md`).
+//!
+//! A shape given in world coordinates is stored as a local shape around its own
+//! centre plus a pose, the subtraction done in f64 before any conversion, so
+//! that an f32 world keeps its precision far from the origin.
+//!
+//! ```
+//! use kasanari::scene::{Scene, ShapeSpec};
+//! let scene: Scene = serde_json::from_str(r#"{"shapes": [
+//!     {"kind": "circle", "center": [0, 0], "radius": 1, "id": "ball"},
+//!     {"kind": "obb", "center": [1.5, 0], "half_extents": [1, 0.5], "angle": 0.3}
+//! ]}"#).unwrap();
+//! let world = scene.world::<f32>(None).unwrap();
+//! assert_eq!(world.world.len(), 2);
+//! ```
+
+use broadphase::{Filter, Handle, World};
+use nalgebra::{Isometry2, Point2, Vector2};
+use serde::{Deserialize, Serialize};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Shape, ShapeError,
+    Triangle,
+};
+
+/// A shape in its local frame and the pose that places it.
+pub type PlacedShape<T> = (Box<dyn Shape<T>>, Isometry2<T>);
+
+/// The scene format's version; a file may state it as `"version": 1`.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One shape in world coordinates, tagged by `"kind"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapeSpec {
+    /// `{"kind":"point","p":[x,y]}`
+    Point {
+        /// The point.
+        p: [f64; 2],
+    },
+    /// `{"kind":"segment","a":[x,y],"b":[x,y]}`
+    Segment {
+        /// First end point.
+        a: [f64; 2],
+        /// Second end point.
+        b: [f64; 2],
+    },
+    /// `{"kind":"circle","center":[x,y],"radius":r}`
+    Circle {
+        /// Centre.
+        center: [f64; 2],
+        /// Radius.
+        radius: f64,
+    },
+    /// `{"kind":"aabb","min":[x,y],"max":[x,y]}`
+    Aabb {
+        /// Lower corner.
+        min: [f64; 2],
+        /// Upper corner.
+        max: [f64; 2],
+    },
+    /// `{"kind":"obb","center":[x,y],"half_extents":[hx,hy],"angle":radians}`
+    Obb {
+        /// Centre.
+        center: [f64; 2],
+        /// Half extents.
+        half_extents: [f64; 2],
+        /// Rotation in radians, counter-clockwise.
+        angle: f64,
+    },
+    /// `{"kind":"triangle","vertices":[[x,y],[x,y],[x,y]]}`
+    Triangle {
+        /// The corners, either orientation.
+        vertices: [[f64; 2]; 3],
+    },
+    /// `{"kind":"polygon","vertices":[[x,y],...]}` (convex, either orientation)
+    Polygon {
+        /// The vertices.
+        vertices: Vec<[f64; 2]>,
+    },
+    /// `{"kind":"capsule","a":[x,y],"b":[x,y],"radius":r}`
+    Capsule {
+        /// First end of the core segment.
+        a: [f64; 2],
+        /// Second end.
+        b: [f64; 2],
+        /// Radius.
+        radius: f64,
+    },
+    /// `{"kind":"ellipse","center":[x,y],"radii":[rx,ry],"angle":radians}`
+    Ellipse {
+        /// Centre.
+        center: [f64; 2],
+        /// Radii along the ellipse's own axes.
+        radii: [f64; 2],
+        /// Rotation in radians, counter-clockwise.
+        angle: f64,
+    },
+}
+
+/// A shape entry of a scene: the shape, an optional id echoed in the output,
+/// and optional filter bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Any JSON value, echoed in the output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<serde_json::Value>,
+    /// Filter membership bits (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub membership: Option<u32>,
+    /// Filter mask bits (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<u32>,
+    /// The shape.
+    #[serde(flatten)]
+    pub shape: ShapeSpec,
+}
+
+impl Entry {
+    /// The entry's filter.
+    #[must_use]
+    pub fn filter(&self) -> Filter {
+        Filter::new(
+            self.membership.unwrap_or(u32::MAX),
+            self.mask.unwrap_or(u32::MAX),
+        )
+    }
+
+    /// A label for messages: the id if any, else `#index`.
+    #[must_use]
+    pub fn label(&self, index: usize) -> String {
+        match &self.id {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => format!("#{index}"),
+        }
+    }
+}
+
+/// A scene file: `{"version": 1, "shapes": [...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// The format version (1 when omitted).
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// The shapes.
+    pub shapes: Vec<Entry>,
+}
+
+/// A pair of a pairs file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairSpec {
+    /// The first shape.
+    pub a: ShapeSpec,
+    /// The second shape.
+    pub b: ShapeSpec,
+}
+
+/// A pairs file: `{"version": 1, "pairs": [{"a": SHAPE, "b": SHAPE}, ...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairsFile {
+    /// The format version (1 when omitted).
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// The pairs.
+    pub pairs: Vec<PairSpec>,
+}
+
+fn default_version() -> u32 {
+    FORMAT_VERSION
+}
+
+/// Why a scene could not be used.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// Malformed JSON, an unknown kind, a missing or extra field (with line and
+    /// column).
+    Json(serde_json::Error),
+    /// A version other than [`FORMAT_VERSION`].
+    Version(u32),
+    /// A shape failed validation.
+    Shape {
+        /// Where: `shapes[3] (id "wall")` or `pairs[2].b`.
+        at: String,
+        /// What is wrong.
+        error: ShapeError,
+    },
+    /// A shape's pose or bounding box is not finite in the chosen precision.
+    World {
+        /// Where.
+        at: String,
+        /// What the world said.
+        error: broadphase::WorldError,
+    },
+}
+
+impl std::fmt::Display for SceneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "cannot read the file: {e}"),
+            Self::Json(e) => write!(f, "invalid file: {e}"),
+            Self::Version(v) => write!(
+                f,
+                "unsupported format version {v} (this program reads version {FORMAT_VERSION})"
+            ),
+            Self::Shape { at, error } => write!(f, "{at}: {error}"),
+            Self::World { at, error } => write!(f, "{at}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl From<serde_json::Error> for SceneError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Json(e)
+    }
+}
+
+impl From<std::io::Error> for SceneError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+/// Reads a JSON file with a streaming parser (linear in the file's size).
+///
+/// # Errors
+/// [`SceneError::Io`], [`SceneError::Json`], [`SceneError::Version`].
+pub fn read_scene(path: &std::path::Path) -> Result<Scene, SceneError> {
+    let scene: Scene =
+        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(path)?))?;
+    check_version(scene.version)?;
+    Ok(scene)
+}
+
+/// Reads a pairs file.
+///
+/// # Errors
+/// As [`read_scene`].
+pub fn read_pairs(path: &std::path::Path) -> Result<PairsFile, SceneError> {
+    let file: PairsFile =
+        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(path)?))?;
+    check_version(file.version)?;
+    Ok(file)
+}
+
+fn check_version(v: u32) -> Result<(), SceneError> {
+    if v == FORMAT_VERSION {
+        Ok(())
+    } else {
+        Err(SceneError::Version(v))
+    }
+}
+
+fn centroid(points: &[[f64; 2]]) -> [f64; 2] {
+    let n = points.len().max(1) as f64;
+    let (x, y) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
+    [x / n, y / n]
+}
+
+/// `p − c` in f64, then converted.
+fn local<T: Real>(p: [f64; 2], c: [f64; 2]) -> Point2<T> {
+    Point2::new(T::lit(p[0] - c[0]), T::lit(p[1] - c[1]))
+}
+
+fn pose<T: Real>(c: [f64; 2], angle: f64) -> Isometry2<T> {
+    Isometry2::new(Vector2::new(T::lit(c[0]), T::lit(c[1])), T::lit(angle))
+}
+
+impl ShapeSpec {
+    /// The shape in its local frame around its own centre, and the pose that
+    /// places it (a validated built-in shape).
+    ///
+    /// # Errors
+    /// The shape's [`ShapeError`] (NaN cannot come from JSON, but sizes,
+    /// degenerate or non-convex vertices can be wrong; an angle that is not
+    /// finite is `NonFinite { field: "angle" }`).
+    pub fn to_shape<T: Real>(&self) -> Result<PlacedShape<T>, ShapeError> {
+        let angle_ok = |a: f64| {
+            if a.is_finite() {
+                Ok(a)
+            } else {
+                Err(ShapeError::NonFinite { field: "angle" })
+            }
+        };
+        Ok(match self {
+            Self::Point { p } => (Box::new(Point::new(Point2::origin())?), pose(*p, 0.0)),
+            Self::Segment { a, b } => {
+                let c = centroid(&[*a, *b]);
+                (
+                    Box::new(Segment::new(local(*a, c), local(*b, c))?),
+                    pose(c, 0.0),
+                )
+            }
+            Self::Circle { center, radius } => {
+                (Box::new(Circle::new(T::lit(*radius))?), pose(*center, 0.0))
+            }
+            Self::Aabb { min, max } => {
+                let c = centroid(&[*min, *max]);
+                (
+                    Box::new(Aabb::new(local(*min, c), local(*max, c))?),
+                    pose(c, 0.0),
+                )
+            }
+            Self::Obb {
+                center,
+                half_extents,
+                angle,
+            } => (
+                Box::new(Obb::new(Vector2::new(
+                    T::lit(half_extents[0]),
+                    T::lit(half_extents[1]),
+                ))?),
+                pose(*center, angle_ok(*angle)?),
+            ),
+            Self::Triangle { vertices } => {
+                let c = centroid(vertices);
+                let v = vertices.map(|p| local::<T>(p, c));
+                (Box::new(Triangle::new(v[0], v[1], v[2])?), pose(c, 0.0))
+            }
+            Self::Polygon { vertices } => {
+                let c = centroid(vertices);
+                let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
+                (Box::new(ConvexPolygon::new(&v)?), pose(c, 0.0))
+            }
+            Self::Capsule { a, b, radius } => {
+                let c = centroid(&[*a, *b]);
+                (
+                    Box::new(Capsule::new(local(*a, c), local(*b, c), T::lit(*radius))?),
+                    pose(c, 0.0),
+                )
+            }
+            Self::Ellipse {
+                center,
+                radii,
+                angle,
+            } => (
+                Box::new(Ellipse::new(Vector2::new(
+                    T::lit(radii[0]),
+                    T::lit(radii[1]),
+                ))?),
+                pose(*center, angle_ok(*angle)?),
+            ),
+        })
+    }
+
+    /// The kind's name as written in files.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Point { .. } => "point",
+            Self::Segment { .. } => "segment",
+            Self::Circle { .. } => "circle",
+            Self::Aabb { .. } => "aabb",
+            Self::Obb { .. } => "obb",
+            Self::Triangle { .. } => "triangle",
+            Self::Polygon { .. } => "polygon",
+            Self::Capsule { .. } => "capsule",
+            Self::Ellipse { .. } => "ellipse",
+        }
+    }
+}
+
+/// A scene loaded into a world: the world and each entry's handle, in order.
+#[derive(Debug)]
+pub struct SceneWorld<T: Real> {
+    /// The world.
+    pub world: World<T>,
+    /// `handles[i]` is the handle of `shapes[i]`.
+    pub handles: Vec<Handle>,
+}
+
+impl Scene {
+    /// Builds a world with every shape; the cell size is given or chosen from the
+    /// shapes' sizes.
+    ///
+    /// # Errors
+    /// [`SceneError::Shape`] naming the first invalid shape, or
+    /// [`SceneError::World`] for a shape that does not fit the precision.
+    pub fn world<T: Real>(&self, cell_size: Option<T>) -> Result<SceneWorld<T>, SceneError> {
+        let mut world = World::<T>::new(cell_size.unwrap_or_else(T::one)).map_err(|error| {
+            SceneError::World {
+                at: "cell size".into(),
+                error,
+            }
+        })?;
+        let mut handles = Vec::with_capacity(self.shapes.len());
+        for (i, e) in self.shapes.iter().enumerate() {
+            let at = || match &e.id {
+                Some(_) => format!("shapes[{i}] (id {}, {})", e.label(i), e.shape.kind()),
+                None => format!("shapes[{i}] ({})", e.shape.kind()),
+            };
+            let (shape, pose) = e
+                .shape
+                .to_shape::<T>()
+                .map_err(|error| SceneError::Shape { at: at(), error })?;
+            let h = world
+                .insert_boxed(shape, pose, e.filter())
+                .map_err(|error| SceneError::World { at: at(), error })?;
+            handles.push(h);
+        }
+        if cell_size.is_none() {
+            world.auto_cell_size();
+        }
+        Ok(SceneWorld { world, handles })
+    }
+}

@@ -1,0 +1,166 @@
+//! Scene and pairs files: parsing, validation messages, precision far from
+//! the origin.
+
+use kasanari::prelude::*;
+use kasanari::scene::{PairsFile, Scene, SceneError, ShapeSpec};
+
+fn parse(text: &str) -> Result<Scene, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+#[test]
+fn every_kind_parses_and_builds() {
+    let scene = parse(
+        r#"{"version": 1, "shapes": [
+        {"kind":"point","p":[1,2]},
+        {"kind":"segment","a":[0,0],"b":[1,1],"id":7},
+        {"kind":"circle","center":[0,0],"radius":1,"id":"ball","membership":2,"mask":1},
+        {"kind":"aabb","min":[0,0],"max":[2,1]},
+        {"kind":"obb","center":[0,0],"half_extents":[1,0.5],"angle":0.3},
+        {"kind":"triangle","vertices":[[0,0],[1,0],[0,1]]},
+        {"kind":"polygon","vertices":[[0,0],[0,1],[1,1],[1,0]]},
+        {"kind":"capsule","a":[0,0],"b":[0,1],"radius":0.25},
+        {"kind":"ellipse","center":[3,3],"radii":[2,1],"angle":1.0}
+    ]}"#,
+    )
+    .unwrap();
+    assert_eq!(scene.shapes.len(), 9);
+    assert_eq!(scene.shapes[2].filter(), Filter::new(2, 1));
+    assert_eq!(scene.shapes[1].label(1), "7");
+    let w = scene.world::<f64>(None).unwrap();
+    assert_eq!(w.world.len(), 9);
+    w.world.validate().unwrap();
+    // Round trip.
+    let text = serde_json::to_string(&scene).unwrap();
+    assert_eq!(parse(&text).unwrap(), scene);
+}
+
+#[test]
+fn bad_files_say_what_is_wrong() {
+    let err = |t: &str| parse(t).unwrap_err().to_string();
+    assert!(
+        err(r#"{"shapes": [{"kind":"hexagon","center":[0,0]}]}"#)
+            .contains("unknown variant `hexagon`")
+    );
+    assert!(
+        err(r#"{"shapes": [{"kind":"circle","center":[0,0]}]}"#).contains("missing field `radius`")
+    );
+    assert!(
+        err(r#"{"shapes": [{"kind":"circle","center":[0,0],"radius":1,"colour":"red"}]}"#)
+            .contains("unknown field `colour`")
+    );
+    let e = err(
+        "{\"shapes\": [\n  {\"kind\":\"circle\",\"center\":[0,0],\"radius\":1},\n  {\"kind\":\"circle\" \"center\":[0,0]}\n]}",
+    );
+    assert!(e.contains("line 3"), "{e}");
+    assert!(err(r#"{"shapes": [], "extra": 1}"#).contains("unknown field `extra`"));
+    // Validation: which shape, which field, why.
+    let scene = parse(r#"{"shapes": [{"kind":"circle","center":[0,0],"radius":1}, {"kind":"circle","center":[0,0],"radius":-2,"id":"wall"}]}"#).unwrap();
+    let e = scene.world::<f32>(None).unwrap_err();
+    assert!(
+        matches!(e, SceneError::Shape { ref error, .. } if matches!(error, ShapeError::NonPositiveSize { field: "radius", .. }))
+    );
+    assert_eq!(
+        e.to_string(),
+        "shapes[1] (id wall, circle): radius must be positive, got -2"
+    );
+    let scene = parse(r#"{"shapes": [{"kind":"polygon","vertices":[[0,0],[2,0],[1,0.5],[1,2]]}]}"#)
+        .unwrap();
+    assert_eq!(
+        scene.world::<f64>(None).unwrap_err().to_string(),
+        "shapes[0] (polygon): polygon is not convex at vertex 2"
+    );
+    // Numbers too large for f64 are JSON errors; for f32 they are world errors.
+    assert!(err(r#"{"shapes": [{"kind":"point","p":[1e400,0]}]}"#).contains("number out of range"));
+    let scene = parse(r#"{"shapes": [{"kind":"point","p":[1e300,0]}]}"#).unwrap();
+    assert!(matches!(
+        scene.world::<f32>(None).unwrap_err(),
+        SceneError::World { .. }
+    ));
+    assert!(scene.world::<f64>(None).is_ok());
+}
+
+#[test]
+fn version_is_checked() {
+    let dir = std::env::temp_dir().join(format!("kasanari-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("v2.json");
+    std::fs::write(&path, r#"{"version": 2, "shapes": []}"#).unwrap();
+    assert!(matches!(
+        kasanari::scene::read_scene(&path),
+        Err(SceneError::Version(2))
+    ));
+    assert!(matches!(
+        kasanari::scene::read_scene(&dir.join("missing.json")),
+        Err(SceneError::Io(_))
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A polygon at x ≈ 100,000 keeps its exact shape in f32: world coordinates are
+/// made local in f64 before the conversion, so only the pose is rounded (to the
+/// f32 spacing there, 2⁻⁷ ≈ 0.0078), never the vertices relative to each other.
+#[test]
+fn f32_keeps_precision_far_from_the_origin() {
+    // A thin wedge whose vertices are 1e-3 apart: converted naively to f32 at
+    // x = 100,000 they would collapse onto each other.
+    let wedge = |x0: f64| ShapeSpec::Polygon {
+        vertices: vec![[x0, 0.0], [x0 + 1e-3, 0.0], [x0 + 1e-3, 1.0], [x0, 1e-3]],
+    };
+    let naive: Vec<nalgebra::Point2<f32>> = [
+        [1e5, 0.0],
+        [1e5 + 1e-3, 0.0],
+        [1e5 + 1e-3, 1.0],
+        [1e5, 1e-3],
+    ]
+    .iter()
+    .map(|p: &[f64; 2]| nalgebra::Point2::new(p[0] as f32, p[1] as f32))
+    .collect();
+    assert!(
+        ConvexPolygon::new(&naive).is_err(),
+        "naive f32 vertices collapse"
+    );
+    for offset in [0.0, 1e5] {
+        let (shape, pose) = wedge(offset).to_shape::<f32>().unwrap();
+        let poly = shape.as_any().downcast_ref::<ConvexPolygon<f32>>().unwrap();
+        assert!(
+            (poly.area() - 0.5e-3 * (1.0 + 1e-3)).abs() < 1e-7,
+            "the wedge keeps its area at offset {offset}"
+        );
+        assert!((f64::from(pose.translation.x) - (offset + 0.5e-3)).abs() <= 4e-3);
+    }
+    // Two unit squares overlapping or apart by 0.05 (well above the spacing)
+    // answer the same at the origin and at 100,000, with depths equal to the
+    // spacing there.
+    let square = |x0: f64| ShapeSpec::Polygon {
+        vertices: vec![[x0, 0.0], [x0 + 1.0, 0.0], [x0 + 1.0, 1.0], [x0, 1.0]],
+    };
+    for offset in [0.0, 1e5] {
+        for (gap, hit) in [(-0.05, true), (0.05, false)] {
+            let a = square(offset).to_shape::<f32>().unwrap();
+            let b = square(offset + 1.0 + gap).to_shape::<f32>().unwrap();
+            let c = narrowphase::contact(a.0.as_ref(), &a.1, b.0.as_ref(), &b.1).unwrap();
+            assert_eq!(c.is_some(), hit, "offset {offset}, gap {gap}");
+            if let Some(c) = c {
+                assert!(
+                    (c.depth - 0.05).abs() < 0.008,
+                    "offset {offset}: depth {}",
+                    c.depth
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pairs_file_parses() {
+    let f: PairsFile = serde_json::from_str(
+        r#"{"pairs": [{"a": {"kind":"circle","center":[0,0],"radius":1}, "b": {"kind":"point","p":[0.5,0]}}]}"#,
+    )
+    .unwrap();
+    assert_eq!(f.pairs.len(), 1);
+    assert!(
+        serde_json::from_str::<PairsFile>(r#"{"pairs": [{"a": {"kind":"point","p":[0,0]}}]}"#)
+            .is_err()
+    );
+}
