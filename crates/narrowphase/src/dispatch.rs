@@ -118,8 +118,19 @@ impl<T: Real> Dimension<T> for Dim2 {
         s.as_any()
     }
     #[inline]
-    fn effective_pose(s: &dyn Shape<T>, pose: &Isometry2<T>) -> Isometry2<T> {
-        s.effective_pose(pose)
+    fn kind_and_data(s: &dyn Shape<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    /// Built-in kinds follow their kind's rule without a call (an `Aabb` keeps
+    /// only the translation, everything else the whole pose); user kinds are
+    /// asked.
+    #[inline]
+    fn effective_pose(s: &dyn Shape<T>, kind: ShapeKind, pose: &Isometry2<T>) -> Isometry2<T> {
+        match kind {
+            ShapeKind::AABB => Isometry2::from_parts(pose.translation, UnitComplex::identity()),
+            k if k.is_builtin() => *pose,
+            _ => s.effective_pose(pose),
+        }
     }
     #[inline]
     fn inv_mul(a: &Isometry2<T>, b: &Isometry2<T>) -> Isometry2<T> {
@@ -133,17 +144,15 @@ impl<T: Real> Dimension<T> for Dim2 {
     fn flipped(c: &Contact<T>) -> Contact<T> {
         c.flipped()
     }
-    fn pose_key(p: &Isometry2<T>) -> [T; 7] {
-        let z = T::zero();
-        [
-            p.translation.x,
-            p.translation.y,
-            p.rotation.re,
-            p.rotation.im,
-            z,
-            z,
-            z,
-        ]
+    #[inline]
+    fn pose_number(p: &Isometry2<T>, i: usize) -> Option<T> {
+        match i {
+            0 => Some(p.translation.x),
+            1 => Some(p.translation.y),
+            2 => Some(p.rotation.re),
+            3 => Some(p.rotation.im),
+            _ => None,
+        }
     }
     fn fallback_route(a: &dyn Shape<T>, b: &dyn Shape<T>) -> Option<Route> {
         if a.as_separating_axes().is_some() && b.as_separating_axes().is_some() {

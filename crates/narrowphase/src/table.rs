@@ -41,16 +41,19 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn kind(s: &Self::Shape) -> ShapeKind;
     /// The shape's data for the kernels.
     fn as_any(s: &Self::Shape) -> &dyn Any;
-    /// The pose the shape's geometry is placed with.
-    fn effective_pose(s: &Self::Shape, pose: &Self::Pose) -> Self::Pose;
+    /// The shape's kind and data, in one call through the vtable.
+    fn kind_and_data(s: &Self::Shape) -> (ShapeKind, &dyn Any);
+    /// The pose the shape's geometry is placed with; `kind` is the shape's.
+    fn effective_pose(s: &Self::Shape, kind: ShapeKind, pose: &Self::Pose) -> Self::Pose;
     /// `a⁻¹ · b`.
     fn inv_mul(a: &Self::Pose, b: &Self::Pose) -> Self::Pose;
     /// The contact mapped from a local frame to the world.
     fn transformed(c: &Self::Contact, frame: &Self::Pose) -> Self::Contact;
     /// The contact seen from the other shape.
     fn flipped(c: &Self::Contact) -> Self::Contact;
-    /// The pose's numbers, for the canonical order.
-    fn pose_key(p: &Self::Pose) -> [T; 7];
+    /// The pose's `i`-th number (translation first, then rotation), for the
+    /// canonical order; `None` past the last.
+    fn pose_number(p: &Self::Pose, i: usize) -> Option<T>;
     /// How a pair with no kernel is answered, if it can be.
     fn fallback_route(a: &Self::Shape, b: &Self::Shape) -> Option<crate::Route>;
     /// Answers a pair with no kernel; `None` when no fallback applies.
@@ -76,13 +79,24 @@ trait ErasedKernel<T: Real, D: Dimension<T>>: Send + Sync {
     fn name(&self) -> &'static str;
 }
 
-struct Typed<T: Real, D: Dimension<T>, A, B> {
-    intersects: KernelFn<T, D, A, B>,
-    contact: ContactKernelFn<T, D, A, B>,
+/// The typed kernels, held by type (a function item is a zero-sized type), so
+/// that the erased wrapper calls them directly and can inline them.
+struct Typed<A, B, F, G> {
+    intersects: F,
+    contact: G,
     name: &'static str,
+    types: core::marker::PhantomData<fn(&A, &B)>,
 }
 
-impl<T: Real, D: Dimension<T>, A: Any, B: Any> ErasedKernel<T, D> for Typed<T, D, A, B> {
+impl<T, D, A, B, F, G> ErasedKernel<T, D> for Typed<A, B, F, G>
+where
+    T: Real,
+    D: Dimension<T>,
+    A: Any,
+    B: Any,
+    F: Fn(&A, &B, &D::Pose) -> bool + Send + Sync,
+    G: Fn(&A, &B, &D::Pose) -> Option<D::Contact> + Send + Sync,
+{
     #[inline]
     fn intersects(&self, a: &dyn Any, b: &dyn Any, b_in_a: &D::Pose) -> Option<bool> {
         Some((self.intersects)(
@@ -162,19 +176,28 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     /// Registers kernels for the pair `(kind_a, kind_b)`, replacing any kernel
     /// already there (built-in ones included). The same kernels then serve
     /// `(kind_b, kind_a)` with the arguments swapped. `A` and `B` are the types
-    /// that the shapes' `as_any()` return for those kinds.
-    pub fn register<A: Any, B: Any>(
+    /// that the shapes' `as_any()` return for those kinds; the kernels are
+    /// functions (or closures) `(a, b, b_in_a)` answering in A's frame, such as
+    /// [`KernelFn`] and [`ContactKernelFn`]. Function items are called directly
+    /// (and can be inlined) by the table's erased wrapper.
+    pub fn register<A, B, F, G>(
         &mut self,
         kind_a: ShapeKind,
         kind_b: ShapeKind,
         name: &'static str,
-        intersects: KernelFn<T, D, A, B>,
-        contact: ContactKernelFn<T, D, A, B>,
-    ) {
+        intersects: F,
+        contact: G,
+    ) where
+        A: Any,
+        B: Any,
+        F: Fn(&A, &B, &D::Pose) -> bool + Send + Sync + 'static,
+        G: Fn(&A, &B, &D::Pose) -> Option<D::Contact> + Send + Sync + 'static,
+    {
         let kernel: Arc<dyn ErasedKernel<T, D>> = Arc::new(Typed {
             intersects,
             contact,
             name,
+            types: core::marker::PhantomData::<fn(&A, &B)>,
         });
         self.grow(kind_a.index().max(kind_b.index()) + 1);
         let (i, j) = (kind_a.index(), kind_b.index());
@@ -251,7 +274,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
             Some(cell) => {
                 let (m, _) = o.relative();
                 cell.kernel
-                    .intersects(D::as_any(o.first), D::as_any(o.second), &m)
+                    .intersects(o.data.0, o.data.1, &m)
                     .ok_or_else(|| o.mismatch())
             }
             None => Ok(o.fallback()?.is_some()),
@@ -278,7 +301,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
                 let (m, frame) = o.relative();
                 let local = cell
                     .kernel
-                    .contact(D::as_any(o.first), D::as_any(o.second), &m)
+                    .contact(o.data.0, o.data.1, &m)
                     .ok_or_else(|| o.mismatch())?;
                 local.map(|c| D::transformed(&c, &frame))
             }
@@ -319,6 +342,8 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
 
 /// A query with its arguments in canonical order.
 struct Ordered<'a, T: Real, D: Dimension<T>> {
+    kinds: (ShapeKind, ShapeKind),
+    data: (&'a dyn Any, &'a dyn Any),
     first: &'a D::Shape,
     pose_first: &'a D::Pose,
     second: &'a D::Shape,
@@ -336,17 +361,19 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
         b: &'a D::Shape,
         pose_b: &'a D::Pose,
     ) -> Self {
-        let (ka, kb) = (D::kind(a), D::kind(b));
+        let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
         let cell = table.cell(ka, kb);
         let swapped = match cell {
             Some(c) if c.mirrored => true,
             Some(_) if ka != kb => false,
             // Same kind, or a fallback: a canonical order keeps the answer
             // exactly symmetric.
-            _ => canonical_order::<T, D>(ka, pose_a, a, kb, pose_b, b) == Ordering::Greater,
+            _ => canonical_order::<T, D>(ka, pose_a, da, kb, pose_b, db) == Ordering::Greater,
         };
         if swapped {
             Self {
+                kinds: (kb, ka),
+                data: (db, da),
                 first: b,
                 pose_first: pose_b,
                 second: a,
@@ -356,6 +383,8 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
             }
         } else {
             Self {
+                kinds: (ka, kb),
+                data: (da, db),
                 first: a,
                 pose_first: pose_a,
                 second: b,
@@ -369,8 +398,8 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
     /// B's effective pose in A's, and A's effective pose (the kernel's frame).
     #[inline]
     fn relative(&self) -> (D::Pose, D::Pose) {
-        let fa = D::effective_pose(self.first, self.pose_first);
-        let fb = D::effective_pose(self.second, self.pose_second);
+        let fa = D::effective_pose(self.first, self.kinds.0, self.pose_first);
+        let fb = D::effective_pose(self.second, self.kinds.1, self.pose_second);
         (D::inv_mul(&fa, &fb), fa)
     }
 
@@ -385,7 +414,7 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
     fn fallback(&self) -> Result<Option<D::Contact>, DispatchError> {
         D::fallback_contact(self.first, self.pose_first, self.second, self.pose_second).ok_or_else(
             || {
-                let (a, b) = (D::kind(self.first), D::kind(self.second));
+                let (a, b) = self.kinds;
                 if self.swapped {
                     DispatchError::Unsupported { a: b, b: a }
                 } else {
@@ -397,26 +426,27 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
 }
 
 /// A total order on (kind, pose, address) used to put the two shapes of a
-/// query in a canonical order.
+/// query in a canonical order. Usually decided by the first coordinate of the
+/// translations, so it costs a comparison or two.
+#[inline]
 fn canonical_order<T: Real, D: Dimension<T>>(
     ka: ShapeKind,
     pa: &D::Pose,
-    a: &D::Shape,
+    a: &dyn Any,
     kb: ShapeKind,
     pb: &D::Pose,
-    b: &D::Shape,
+    b: &dyn Any,
 ) -> Ordering {
-    let (x, y) = (D::pose_key(pa), D::pose_key(pb));
-    ka.cmp(&kb)
-        .then_with(|| {
-            x.iter()
-                .zip(&y)
-                .map(|(u, v)| u.partial_cmp(v).unwrap_or(Ordering::Equal))
-                .find(|o| o.is_ne())
-                .unwrap_or(Ordering::Equal)
-        })
-        .then_with(|| {
-            let addr = |s: &D::Shape| (D::as_any(s) as *const dyn Any).cast::<()>() as usize;
-            addr(a).cmp(&addr(b))
-        })
+    if ka != kb {
+        return ka.cmp(&kb);
+    }
+    let mut i = 0;
+    while let (Some(x), Some(y)) = (D::pose_number(pa, i), D::pose_number(pb, i)) {
+        match x.partial_cmp(&y) {
+            Some(Ordering::Equal) | None => i += 1,
+            Some(o) => return o,
+        }
+    }
+    let addr = |s: &dyn Any| (s as *const dyn Any).cast::<()>() as usize;
+    addr(a).cmp(&addr(b))
 }

@@ -64,6 +64,14 @@ pub trait Shape<T: Real>: Any + Debug + Send + Sync {
     /// whatever type the user's kernels downcast to (usually `self`).
     fn as_any(&self) -> &dyn Any;
 
+    /// [`kind`](Self::kind) and [`as_any`](Self::as_any) in one call: what the
+    /// dispatch table reads of every shape, fetched through the vtable once.
+    /// Provided; there is no reason to override it.
+    #[inline]
+    fn kind_and_data(&self) -> (ShapeKind, &dyn Any) {
+        (self.kind(), self.as_any())
+    }
+
     /// The tightest axis-aligned box around the shape placed at `pose`.
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T>;
 

@@ -76,8 +76,20 @@ impl<T: Real> Dimension<T> for Dim3 {
         s.as_any()
     }
     #[inline]
-    fn effective_pose(s: &dyn Shape3<T>, pose: &Isometry3<T>) -> Isometry3<T> {
-        s.effective_pose(pose)
+    fn kind_and_data(s: &dyn Shape3<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    /// Built-in kinds follow their kind's rule without a call (an `Aabb3` keeps
+    /// only the translation); user kinds are asked.
+    #[inline]
+    fn effective_pose(s: &dyn Shape3<T>, kind: ShapeKind, pose: &Isometry3<T>) -> Isometry3<T> {
+        match kind {
+            ShapeKind::AABB3 => {
+                Isometry3::from_parts(pose.translation, nalgebra::UnitQuaternion::identity())
+            }
+            k if k.is_builtin() => *pose,
+            _ => s.effective_pose(pose),
+        }
     }
     #[inline]
     fn inv_mul(a: &Isometry3<T>, b: &Isometry3<T>) -> Isometry3<T> {
@@ -91,9 +103,17 @@ impl<T: Real> Dimension<T> for Dim3 {
     fn flipped(c: &Contact3<T>) -> Contact3<T> {
         c.flipped()
     }
-    fn pose_key(p: &Isometry3<T>) -> [T; 7] {
-        let (t, q) = (p.translation.vector, p.rotation.quaternion());
-        [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
+    #[inline]
+    fn pose_number(p: &Isometry3<T>, i: usize) -> Option<T> {
+        let (t, q) = (&p.translation.vector, p.rotation.quaternion());
+        match i {
+            0..=2 => Some(t[i]),
+            3 => Some(q.w),
+            4 => Some(q.i),
+            5 => Some(q.j),
+            6 => Some(q.k),
+            _ => None,
+        }
     }
     fn fallback_route(_: &dyn Shape3<T>, _: &dyn Shape3<T>) -> Option<Route> {
         None
