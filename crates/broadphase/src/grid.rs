@@ -20,12 +20,19 @@
 //!   entered.
 //! - **Each pair once.** A pair that shares several cells is reported only from
 //!   the cell holding the lowest corner of the intersection of the two boxes, a
-//!   point that lies in both boxes and hence in a cell both occupy. No set of
-//!   seen pairs is needed. The result is sorted, so the order is deterministic.
+//!   point that lies in both boxes and hence in a cell both occupy. Its cell is
+//!   `max(lowest cell of a, lowest cell of b)` per axis (the floor is monotonic),
+//!   so the test is integer comparisons. No set of seen pairs is needed. The
+//!   result is radix-sorted, so the order is deterministic.
+//! - **Memory layout.** Cells live in one dense array (a hash map only maps a
+//!   key to its index), each holding up to four ids inline before spilling to the
+//!   heap; boxes and lowest cells live in dense arrays by id, so the pair loop
+//!   walks memory in order and touches 16–24 bytes per object.
 //!
 //! Boxes are closed: touching boxes overlap.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use nalgebra::Point;
 use num_traits::Float;
@@ -42,13 +49,74 @@ const COORD_LIMIT: i64 = 1 << 62;
 
 type Key<const D: usize> = [i64; D];
 
+/// Where an object is filed: its cell range, or its slot in the oversize list.
 #[derive(Debug, Clone, Copy)]
-struct Entry<T: Real, const D: usize> {
-    bounds: BoundingBox<T, D>,
+struct Filing<const D: usize> {
     lo: Key<D>,
     hi: Key<D>,
-    /// Index in `oversize` when the object is oversize.
     oversize_slot: Option<usize>,
+}
+
+/// The ids in one cell: up to four inline, more on the heap.
+#[derive(Debug, Clone, Default)]
+struct Ids {
+    len: u32,
+    inline: [u32; 4],
+    spill: Vec<u32>,
+}
+
+impl Ids {
+    #[inline]
+    fn as_slice(&self) -> &[u32] {
+        if self.len as usize <= self.inline.len() {
+            &self.inline[..self.len as usize]
+        } else {
+            &self.spill
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, id: u32) {
+        let n = self.len as usize;
+        if n < self.inline.len() {
+            self.inline[n] = id;
+        } else {
+            if n == self.inline.len() {
+                self.spill.clear();
+                self.spill.extend_from_slice(&self.inline);
+            }
+            self.spill.push(id);
+        }
+        self.len += 1;
+    }
+
+    /// Removes `id` (order not kept); whether it was there.
+    #[inline]
+    fn remove(&mut self, id: u32) -> bool {
+        let n = self.len as usize;
+        if n <= self.inline.len() {
+            let Some(pos) = self.inline[..n].iter().position(|&x| x == id) else {
+                return false;
+            };
+            self.inline[pos] = self.inline[n - 1];
+        } else {
+            let Some(pos) = self.spill.iter().position(|&x| x == id) else {
+                return false;
+            };
+            self.spill.swap_remove(pos);
+            if self.spill.len() == self.inline.len() {
+                self.inline.copy_from_slice(&self.spill);
+            }
+        }
+        self.len -= 1;
+        true
+    }
+}
+
+#[derive(Debug, Clone)]
+struct CellData<const D: usize> {
+    key: Key<D>,
+    ids: Ids,
 }
 
 /// Counts describing the grid's state.
@@ -86,14 +154,36 @@ pub struct GridStats {
 /// assert_eq!(pairs, vec![(0, 1), (1, 2)]);
 /// grid.validate().unwrap();
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Grid<T: Real, const D: usize> {
     cell_size: T,
     inv_cell_size: T,
-    cells: HashMap<Key<D>, Vec<u32>, BuildCellHasher>,
-    entries: Vec<Option<Entry<T, D>>>,
+    /// Occupied cells, dense; `index` maps a key to its position.
+    cells: Vec<CellData<D>>,
+    index: HashMap<Key<D>, u32, BuildCellHasher>,
+    /// By id: the box, where it is filed (`None` for a free id).
+    boxes: Vec<BoundingBox<T, D>>,
+    filings: Vec<Option<Filing<D>>>,
     oversize: Vec<u32>,
     len: usize,
+    /// Scratch for the radix sort of the pairs (kept between calls).
+    sort_scratch: Mutex<Vec<u64>>,
+}
+
+impl<T: Real, const D: usize> Clone for Grid<T, D> {
+    fn clone(&self) -> Self {
+        Self {
+            cell_size: self.cell_size,
+            inv_cell_size: self.inv_cell_size,
+            cells: self.cells.clone(),
+            index: self.index.clone(),
+            boxes: self.boxes.clone(),
+            filings: self.filings.clone(),
+            oversize: self.oversize.clone(),
+            len: self.len,
+            sort_scratch: Mutex::new(Vec::new()),
+        }
+    }
 }
 
 /// A 2D grid.
@@ -129,10 +219,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(Self {
             cell_size,
             inv_cell_size: T::one() / cell_size,
-            cells: HashMap::default(),
-            entries: Vec::new(),
+            cells: Vec::new(),
+            index: HashMap::default(),
+            boxes: Vec::new(),
+            filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
+            sort_scratch: Mutex::new(Vec::new()),
         })
     }
 
@@ -194,33 +287,37 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// The stored box of object `id`.
     #[must_use]
     pub fn bounds(&self, id: u32) -> Option<&BoundingBox<T, D>> {
-        self.entry(id).map(|e| &e.bounds)
+        self.filing(id).map(|_| &self.boxes[id as usize])
     }
 
     /// Every object and its box, by increasing id.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &BoundingBox<T, D>)> + '_ {
-        self.entries
+        self.filings
             .iter()
+            .zip(&self.boxes)
             .enumerate()
-            .filter_map(|(i, e)| e.as_ref().map(|e| (i as u32, &e.bounds)))
+            .filter_map(|(i, (f, b))| f.map(|_| (i as u32, b)))
     }
 
     #[inline]
-    fn entry(&self, id: u32) -> Option<&Entry<T, D>> {
-        self.entries.get(id as usize).and_then(Option::as_ref)
+    fn filing(&self, id: u32) -> Option<&Filing<D>> {
+        self.filings.get(id as usize).and_then(Option::as_ref)
     }
 
-    /// The cell coordinate of `x`: `floor(x / s)`, saturated.
+    /// The cell coordinate of `x`: `floor(x / s)`, saturated. The floor is done
+    /// on integers after a truncating conversion (no libm call).
     #[inline]
     fn coord(&self, x: T) -> i64 {
-        let c = Float::floor(x * self.inv_cell_size);
+        let c = x * self.inv_cell_size;
         let limit = T::lit(COORD_LIMIT as f64);
         if c >= limit {
             COORD_LIMIT
         } else if c <= -limit {
             -COORD_LIMIT
         } else {
-            num_traits::ToPrimitive::to_i64(&c).unwrap_or(0)
+            // |c| < 2⁶²: the truncation fits; step down for negative non-integers.
+            let t = num_traits::ToPrimitive::to_i64(&c).unwrap_or(0);
+            if T::lit(t as f64) > c { t - 1 } else { t }
         }
     }
 
@@ -245,59 +342,78 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !bounds.is_valid() {
             return Err(GridError::InvalidBounds { id });
         }
-        if self.entry(id).is_some() {
+        if self.filing(id).is_some() {
             return Err(GridError::DuplicateId { id });
         }
         let i = id as usize;
-        if i >= self.entries.len() {
-            self.entries.resize(i + 1, None);
+        if i >= self.filings.len() {
+            self.filings.resize(i + 1, None);
+            self.boxes.resize(i + 1, bounds);
         }
-        let entry = self.file(id, bounds);
-        self.entries[i] = Some(entry);
+        let filing = self.file(id, &bounds);
+        self.filings[i] = Some(filing);
+        self.boxes[i] = bounds;
         self.len += 1;
         Ok(())
     }
 
     /// Puts `id` into the cells (or the oversize list) for `bounds`.
-    fn file(&mut self, id: u32, bounds: BoundingBox<T, D>) -> Entry<T, D> {
+    fn file(&mut self, id: u32, bounds: &BoundingBox<T, D>) -> Filing<D> {
         let (lo, hi) = (self.key(&bounds.min), self.key(&bounds.max));
         let oversize_slot = if Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT {
             self.oversize.push(id);
             Some(self.oversize.len() - 1)
         } else {
-            for_each_cell(&lo, &hi, |k| self.cells.entry(k).or_default().push(id));
+            for_each_cell(&lo, &hi, |k| self.enter_cell(k, id));
             None
         };
-        Entry {
-            bounds,
+        Filing {
             lo,
             hi,
             oversize_slot,
         }
     }
 
-    /// Takes `id` out of its cells (or the oversize list).
-    fn unfile(&mut self, id: u32, entry: &Entry<T, D>) {
-        if let Some(slot) = entry.oversize_slot {
-            self.oversize.swap_remove(slot);
-            if let Some(&moved) = self.oversize.get(slot) {
-                if let Some(Some(e)) = self.entries.get_mut(moved as usize) {
-                    e.oversize_slot = Some(slot);
-                }
-            }
-        } else {
-            for_each_cell(&entry.lo, &entry.hi, |k| self.leave_cell(k, id));
-        }
+    #[inline]
+    fn enter_cell(&mut self, k: Key<D>, id: u32) {
+        let cells = &mut self.cells;
+        let at = *self.index.entry(k).or_insert_with(|| {
+            cells.push(CellData {
+                key: k,
+                ids: Ids::default(),
+            });
+            (cells.len() - 1) as u32
+        });
+        self.cells[at as usize].ids.push(id);
     }
 
     fn leave_cell(&mut self, k: Key<D>, id: u32) {
-        if let Some(list) = self.cells.get_mut(&k) {
-            if let Some(pos) = list.iter().position(|&x| x == id) {
-                list.swap_remove(pos);
+        let Some(&at) = self.index.get(&k) else {
+            return;
+        };
+        let cell = &mut self.cells[at as usize];
+        cell.ids.remove(id);
+        if cell.ids.len == 0 {
+            // Drop the empty cell; the last cell takes its place.
+            self.index.remove(&k);
+            self.cells.swap_remove(at as usize);
+            if let Some(moved) = self.cells.get(at as usize) {
+                self.index.insert(moved.key, at);
             }
-            if list.is_empty() {
-                self.cells.remove(&k);
+        }
+    }
+
+    /// Takes `id` out of its cells (or the oversize list).
+    fn unfile(&mut self, id: u32, filing: &Filing<D>) {
+        if let Some(slot) = filing.oversize_slot {
+            self.oversize.swap_remove(slot);
+            if let Some(&moved) = self.oversize.get(slot) {
+                if let Some(Some(f)) = self.filings.get_mut(moved as usize) {
+                    f.oversize_slot = Some(slot);
+                }
             }
+        } else {
+            for_each_cell(&filing.lo, &filing.hi, |k| self.leave_cell(k, id));
         }
     }
 
@@ -311,18 +427,16 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !bounds.is_valid() {
             return Err(GridError::InvalidBounds { id });
         }
-        let Some(old) = self.entry(id).copied() else {
+        let Some(old) = self.filing(id).copied() else {
             return Err(GridError::UnknownId { id });
         };
         let (lo, hi) = (self.key(&bounds.min), self.key(&bounds.max));
+        self.boxes[id as usize] = bounds;
         if lo == old.lo && hi == old.hi {
-            if let Some(Some(e)) = self.entries.get_mut(id as usize) {
-                e.bounds = bounds;
-            }
             return Ok(());
         }
         let now_oversize = Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT;
-        let entry = if old.oversize_slot.is_none() && !now_oversize {
+        let filing = if old.oversize_slot.is_none() && !now_oversize {
             // Leave the cells of the old range that are not in the new one, then
             // enter the new ones that were not in the old.
             for_each_cell(&old.lo, &old.hi, |k| {
@@ -332,20 +446,19 @@ impl<T: Real, const D: usize> Grid<T, D> {
             });
             for_each_cell(&lo, &hi, |k| {
                 if !contains(&old.lo, &old.hi, &k) {
-                    self.cells.entry(k).or_default().push(id);
+                    self.enter_cell(k, id);
                 }
             });
-            Entry {
-                bounds,
+            Filing {
                 lo,
                 hi,
                 oversize_slot: None,
             }
         } else {
             self.unfile(id, &old);
-            self.file(id, bounds)
+            self.file(id, &bounds)
         };
-        self.entries[id as usize] = Some(entry);
+        self.filings[id as usize] = Some(filing);
         Ok(())
     }
 
@@ -354,13 +467,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// # Errors
     /// [`GridError::UnknownId`]; the grid is unchanged on error.
     pub fn remove(&mut self, id: u32) -> Result<BoundingBox<T, D>, GridError> {
-        let Some(old) = self.entry(id).copied() else {
+        let Some(old) = self.filing(id).copied() else {
             return Err(GridError::UnknownId { id });
         };
         self.unfile(id, &old);
-        self.entries[id as usize] = None;
+        self.filings[id as usize] = None;
         self.len -= 1;
-        Ok(old.bounds)
+        Ok(self.boxes[id as usize])
     }
 
     /// Every pair of objects whose boxes overlap (touching counts), each once as
@@ -368,39 +481,58 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// across frames avoids allocation.
     pub fn candidate_pairs(&self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        for (key, ids) in &self.cells {
-            for (x, &i) in ids.iter().enumerate() {
-                let Some(a) = self.entry(i) else { continue };
-                for &j in &ids[x + 1..] {
-                    let Some(b) = self.entry(j) else { continue };
-                    if a.bounds.intersects(&b.bounds) && self.owner(&a.bounds, &b.bounds) == *key {
-                        out.push(if i < j { (i, j) } else { (j, i) });
+        // Each cell's objects are copied once into a small local buffer (box and
+        // lowest cell), so the pair loop reads contiguous memory instead of
+        // looking both objects up for every pair.
+        let mut local: Vec<(u32, BoundingBox<T, D>, Key<D>)> = Vec::with_capacity(16);
+        for cell in &self.cells {
+            let ids = cell.ids.as_slice();
+            if ids.len() < 2 {
+                continue;
+            }
+            local.clear();
+            local.extend(
+                ids.iter()
+                    .map(|&i| (i, self.boxes[i as usize], self.low(i))),
+            );
+            for (x, (i, a, la)) in local.iter().enumerate() {
+                for (j, b, lb) in &local[x + 1..] {
+                    if a.intersects(b) && Self::owns(&cell.key, la, lb) {
+                        out.push(if i < j { (*i, *j) } else { (*j, *i) });
                     }
                 }
             }
         }
         for &o in &self.oversize {
-            let Some(big) = self.entry(o) else { continue };
-            for (id, e) in self.entries.iter().enumerate() {
+            let big = &self.boxes[o as usize];
+            for (id, (f, b)) in self.filings.iter().zip(&self.boxes).enumerate() {
                 let id = id as u32;
-                let Some(e) = e else { continue };
+                let Some(f) = f else { continue };
                 // Two oversize objects: report from the smaller id only.
-                if id == o || (e.oversize_slot.is_some() && id < o) {
+                if id == o || (f.oversize_slot.is_some() && id < o) {
                     continue;
                 }
-                if big.bounds.intersects(&e.bounds) {
+                if big.intersects(b) {
                     out.push(if o < id { (o, id) } else { (id, o) });
                 }
             }
         }
-        out.sort_unstable();
+        let mut scratch = self.sort_scratch.lock().unwrap_or_else(|e| e.into_inner());
+        radix_sort_pairs(out, &mut scratch);
     }
 
-    /// The cell that reports a pair: the one holding the lowest corner of the
-    /// intersection of the two boxes.
+    /// The lowest cell of object `id` (it is filed, in cells).
     #[inline]
-    fn owner(&self, a: &BoundingBox<T, D>, b: &BoundingBox<T, D>) -> Key<D> {
-        core::array::from_fn(|i| self.coord(Float::max(a.min[i], b.min[i])))
+    fn low(&self, id: u32) -> Key<D> {
+        self.filings[id as usize].map_or([0; D], |f| f.lo)
+    }
+
+    /// Whether `cell` is the one that reports a pair: the cell holding the
+    /// lowest corner of the intersection of the two boxes, which is the
+    /// per-axis maximum of their lowest cells.
+    #[inline]
+    fn owns(cell: &Key<D>, la: &Key<D>, lb: &Key<D>) -> bool {
+        (0..D).all(|i| cell[i] == la[i].max(lb[i]))
     }
 
     /// Every object whose box overlaps `region` (touching counts), sorted by id.
@@ -421,19 +553,22 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return;
         }
         for_each_cell(&lo, &hi, |k| {
-            if let Some(ids) = self.cells.get(&k) {
-                for &id in ids {
-                    if self.entry(id).is_some_and(|e| e.bounds.intersects(region)) {
-                        out.push(id);
-                    }
-                }
+            if let Some(&at) = self.index.get(&k) {
+                out.extend(
+                    self.cells[at as usize]
+                        .ids
+                        .as_slice()
+                        .iter()
+                        .copied()
+                        .filter(|&id| self.boxes[id as usize].intersects(region)),
+                );
             }
         });
         out.extend(
             self.oversize
                 .iter()
                 .copied()
-                .filter(|&o| self.entry(o).is_some_and(|e| e.bounds.intersects(region))),
+                .filter(|&o| self.boxes[o as usize].intersects(region)),
         );
         out.sort_unstable();
         out.dedup();
@@ -451,14 +586,20 @@ impl<T: Real, const D: usize> Grid<T, D> {
             objects: self.len,
             cells: self.cells.len(),
             oversize: self.oversize.len(),
-            max_per_cell: self.cells.values().map(Vec::len).max().unwrap_or(0),
-            memberships: self.cells.values().map(Vec::len).sum(),
+            max_per_cell: self
+                .cells
+                .iter()
+                .map(|c| c.ids.len as usize)
+                .max()
+                .unwrap_or(0),
+            memberships: self.cells.iter().map(|c| c.ids.len as usize).sum(),
         }
     }
 
     /// Checks the grid's invariants: every object is in exactly the cells its
     /// box covers (or in the oversize list, and in no cell), every cell is
-    /// non-empty and lists only objects that cover it, and the counts agree.
+    /// non-empty, indexed under its key, and lists only objects that cover it,
+    /// and the counts agree.
     ///
     /// # Errors
     /// [`GridError::Invariant`] describing the first violation found.
@@ -466,16 +607,22 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let fail = |msg: String| Err(GridError::Invariant(msg));
         let mut live = 0;
         let mut expected_memberships: u128 = 0;
-        for (id, e) in self.iter_entries() {
+        for (id, f) in self
+            .filings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.map(|f| (i as u32, f)))
+        {
             live += 1;
-            let (lo, hi) = (self.key(&e.bounds.min), self.key(&e.bounds.max));
-            if (lo, hi) != (e.lo, e.hi) {
+            let b = &self.boxes[id as usize];
+            let (lo, hi) = (self.key(&b.min), self.key(&b.max));
+            if (lo, hi) != (f.lo, f.hi) {
                 return fail(format!(
                     "object {id}: stored cell range differs from its box's"
                 ));
             }
             let big = Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT;
-            match e.oversize_slot {
+            match f.oversize_slot {
                 Some(slot) if !big || self.oversize.get(slot) != Some(&id) => {
                     return fail(format!("object {id}: oversize slot {slot} is wrong"));
                 }
@@ -487,10 +634,14 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 None => {
                     let mut missing = None;
                     for_each_cell(&lo, &hi, |k| {
-                        let n = self
-                            .cells
-                            .get(&k)
-                            .map_or(0, |l| l.iter().filter(|&&x| x == id).count());
+                        let n = self.index.get(&k).map_or(0, |&at| {
+                            self.cells[at as usize]
+                                .ids
+                                .as_slice()
+                                .iter()
+                                .filter(|&&x| x == id)
+                                .count()
+                        });
                         if n != 1 && missing.is_none() {
                             missing = Some((k, n));
                         }
@@ -506,18 +657,30 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if live != self.len {
             return fail(format!("{live} live objects but len is {}", self.len));
         }
+        if self.index.len() != self.cells.len() {
+            return fail(format!(
+                "{} cells but {} index entries",
+                self.cells.len(),
+                self.index.len()
+            ));
+        }
         let mut memberships: u128 = 0;
-        for (k, ids) in &self.cells {
+        for (at, cell) in self.cells.iter().enumerate() {
+            let k = &cell.key;
+            if self.index.get(k) != Some(&(at as u32)) {
+                return fail(format!("cell {k:?} is not indexed at its position {at}"));
+            }
+            let ids = cell.ids.as_slice();
             if ids.is_empty() {
                 return fail(format!("cell {k:?} is empty but stored"));
             }
             for &id in ids {
-                match self.entry(id) {
+                match self.filing(id) {
                     None => return fail(format!("cell {k:?} lists removed object {id}")),
-                    Some(e) if e.oversize_slot.is_some() => {
+                    Some(f) if f.oversize_slot.is_some() => {
                         return fail(format!("cell {k:?} lists oversize object {id}"));
                     }
-                    Some(e) if !contains(&e.lo, &e.hi, k) => {
+                    Some(f) if !contains(&f.lo, &f.hi, k) => {
                         return fail(format!(
                             "cell {k:?} lists object {id}, which does not cover it"
                         ));
@@ -533,20 +696,16 @@ impl<T: Real, const D: usize> Grid<T, D> {
             ));
         }
         for (slot, &id) in self.oversize.iter().enumerate() {
-            if self.entry(id).is_none_or(|e| e.oversize_slot != Some(slot)) {
+            if self
+                .filing(id)
+                .is_none_or(|f| f.oversize_slot != Some(slot))
+            {
                 return fail(format!(
                     "oversize list slot {slot} holds {id}, which does not point back"
                 ));
             }
         }
         Ok(())
-    }
-
-    fn iter_entries(&self) -> impl Iterator<Item = (u32, &Entry<T, D>)> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| e.as_ref().map(|e| (i as u32, e)))
     }
 }
 
@@ -575,5 +734,100 @@ fn for_each_cell<const D: usize>(lo: &Key<D>, hi: &Key<D>, mut f: impl FnMut(Key
             k[axis] = lo[axis];
             axis += 1;
         }
+    }
+}
+
+/// Sorts pairs of ids by (first, second) with a least-significant-digit radix
+/// sort on the packed 64-bit key, 16 bits a pass, skipping passes whose digit
+/// is the same for every key (ids below 2¹⁶ need two passes). Linear time;
+/// `scratch` is reused between calls.
+fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>) {
+    let n = pairs.len();
+    if n < 64 {
+        pairs.sort_unstable();
+        return;
+    }
+    scratch.clear();
+    scratch.extend(
+        pairs
+            .iter()
+            .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
+    );
+    scratch.resize(2 * n, 0);
+    let (mut src, mut dst) = scratch.split_at_mut(n);
+    let mut counts = [0usize; 1 << 16];
+    for pass in 0..4 {
+        let shift = 16 * pass;
+        counts.iter_mut().for_each(|c| *c = 0);
+        for &k in src.iter() {
+            counts[((k >> shift) & 0xffff) as usize] += 1;
+        }
+        if counts.iter().any(|&c| c == n) {
+            continue; // every key has the same digit: nothing to move
+        }
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum += here;
+        }
+        for &k in src.iter() {
+            let d = ((k >> shift) & 0xffff) as usize;
+            dst[counts[d]] = k;
+            counts[d] += 1;
+        }
+        core::mem::swap(&mut src, &mut dst);
+    }
+    for (p, &k) in pairs.iter_mut().zip(src.iter()) {
+        *p = ((k >> 32) as u32, k as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn radix_sort_agrees_with_sort() {
+        let mut x: u64 = 7;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [0usize, 1, 63, 64, 1000, 70_000] {
+            for max in [10u64, 70_000, 1 << 31] {
+                let mut v: Vec<(u32, u32)> = (0..n)
+                    .map(|_| ((next() % max) as u32, (next() % max) as u32))
+                    .collect();
+                let mut want = v.clone();
+                want.sort_unstable();
+                radix_sort_pairs(&mut v, &mut Vec::new());
+                assert_eq!(v, want, "n {n}, max {max}");
+            }
+        }
+    }
+
+    #[test]
+    fn floor_by_truncation() {
+        let g = Grid::<f64, 2>::new(0.5).unwrap();
+        for (x, want) in [
+            (0.0, 0),
+            (0.49, 0),
+            (0.5, 1),
+            (-0.0, 0),
+            (-0.01, -1),
+            (-0.5, -1),
+            (-0.51, -2),
+            (1e300, COORD_LIMIT),
+            (-1e300, -COORD_LIMIT),
+        ] {
+            assert_eq!(g.coord(x), want, "{x}");
+        }
+        let g = Grid::<f32, 2>::new(3.0).unwrap();
+        assert_eq!(g.coord(-3.0), -1);
+        assert_eq!(g.coord(-2.999), -1);
+        assert_eq!(g.coord(5.999), 1);
     }
 }

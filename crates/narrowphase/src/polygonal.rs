@@ -26,6 +26,13 @@ pub trait Polygonal<T: Real> {
     /// The rounding radius (zero for polygons, points and segments).
     fn radius(&self) -> T;
 
+    /// Whether `core_axis(i)` is the unit outward normal of the edge from
+    /// vertex `i` to vertex `i + 1` for every vertex (triangles and polygons):
+    /// the separating-axis test then needs to project only the other shape.
+    fn has_edge_normals(&self) -> bool {
+        false
+    }
+
     /// How many core edges: `n` for a polygon, 1 for a segment, 0 for a point.
     fn core_edge_count(&self) -> usize {
         match self.core_vertex_count() {
@@ -190,11 +197,13 @@ impl<T: Real> Polygonal<T> for Triangle<T> {
         3
     }
     fn core_axis(&self, i: usize) -> Vector2<T> {
-        let v = self.vertices();
-        segment_normal(&v[i], &v[(i + 1) % 3])
+        self.normals()[i]
     }
     fn radius(&self) -> T {
         T::zero()
+    }
+    fn has_edge_normals(&self) -> bool {
+        true
     }
 }
 
@@ -213,5 +222,8 @@ impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
     }
     fn radius(&self) -> T {
         T::zero()
+    }
+    fn has_edge_normals(&self) -> bool {
+        true
     }
 }

@@ -132,6 +132,9 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
     early_out: bool,
 ) -> CoreSat<T> {
+    if a.has_edge_normals() && b.has_edge_normals() {
+        return polygon_sat(a, b, b_in_a, early_out);
+    }
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     if na == 1 && nb == 1 {
         let d = b_in_a * b.core_vertex(0) - a.core_vertex(0);
@@ -201,6 +204,77 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         }
     }
     best
+}
+
+/// Two polygons with outward edge normals: along A's normal `n` of the edge
+/// from vertex `v`, A reaches exactly `v · n`, so only B is projected: the
+/// separation is `min over B of (b − v) · n` (and likewise along B's normals).
+/// The largest separation over all normals is positive exactly when the
+/// polygons are apart; otherwise its negation is the penetration depth, since
+/// the Minkowski difference's faces are these normals and its support along one
+/// of A's outward normals is one-sided (Box2D's `b2FindMaxSeparation`; Ericson
+/// §5.2.1). Half the projections of the two-sided test.
+fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    early_out: bool,
+) -> CoreSat<T> {
+    let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
+    let mut best_sep = T::neg_infinity();
+    let mut best_axis = Vector2::x();
+    // A's faces: B's vertices moved into A's frame on the fly.
+    for i in 0..na {
+        let n = a.core_axis(i);
+        let local = b_in_a.rotation.inverse_transform_vector(&n);
+        let offset = (b_in_a.translation.vector - a.core_vertex(i).coords).dot(&n);
+        let mut sep = T::infinity();
+        for j in 0..nb {
+            sep = Float::min(sep, b.core_vertex(j).coords.dot(&local));
+        }
+        let sep = sep + offset;
+        if sep > best_sep {
+            best_sep = sep;
+            best_axis = n;
+            if early_out && sep > T::zero() {
+                return CoreSat::Separated { axis: n, gap: sep };
+            }
+        }
+    }
+    // B's faces, in B's frame: A's vertices moved into it.
+    let a_in_b = b_in_a.inverse();
+    for j in 0..nb {
+        let n = b.core_axis(j);
+        let local = a_in_b.rotation.inverse_transform_vector(&n);
+        let offset = (a_in_b.translation.vector - b.core_vertex(j).coords).dot(&n);
+        let mut sep = T::infinity();
+        for i in 0..na {
+            sep = Float::min(sep, a.core_vertex(i).coords.dot(&local));
+        }
+        let sep = sep + offset;
+        if sep > best_sep {
+            best_sep = sep;
+            // From A towards B: against B's outward normal, in A's frame.
+            best_axis = -(b_in_a.rotation * n);
+            if early_out && sep > T::zero() {
+                return CoreSat::Separated {
+                    axis: best_axis,
+                    gap: sep,
+                };
+            }
+        }
+    }
+    if best_sep > T::zero() {
+        CoreSat::Separated {
+            axis: best_axis,
+            gap: best_sep,
+        }
+    } else {
+        CoreSat::Overlap {
+            axis: best_axis,
+            depth: -best_sep,
+        }
+    }
 }
 
 /// The closest points of the two cores (A's frame), by brute force over

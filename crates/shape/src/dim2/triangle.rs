@@ -14,6 +14,8 @@ use crate::{
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Triangle<T: Real> {
     vertices: [Point2<T>; 3],
+    /// Unit outward normals; normal `i` belongs to the edge from vertex `i`.
+    normals: [Vector2<T>; 3],
 }
 
 impl<T: Real> Triangle<T> {
@@ -38,15 +40,24 @@ impl<T: Real> Triangle<T> {
     /// ```
     pub fn new(a: Point2<T>, b: Point2<T>, c: Point2<T>) -> Result<Self, ShapeError> {
         let v = polygonal::validate_convex(&[a, b, c])?;
-        Ok(Self {
-            vertices: [v[0], v[1], v[2]],
-        })
+        let vertices = [v[0], v[1], v[2]];
+        let normals = core::array::from_fn(|i| {
+            polygonal::outward_normal(&vertices[i], &vertices[(i + 1) % 3])
+        });
+        Ok(Self { vertices, normals })
     }
 
     /// The corners, counter-clockwise.
     #[must_use]
     pub fn vertices(&self) -> &[Point2<T>; 3] {
         &self.vertices
+    }
+
+    /// The unit outward normals; normal `i` is that of the edge from vertex `i`
+    /// to vertex `i + 1`.
+    #[must_use]
+    pub fn normals(&self) -> &[Vector2<T>; 3] {
+        &self.normals
     }
 
     /// The area (positive).
