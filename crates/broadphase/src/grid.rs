@@ -762,7 +762,7 @@ fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>) {
         for &k in src.iter() {
             counts[((k >> shift) & 0xffff) as usize] += 1;
         }
-        if counts.iter().any(|&c| c == n) {
+        if counts.contains(&n) {
             continue; // every key has the same digit: nothing to move
         }
         let mut sum = 0;

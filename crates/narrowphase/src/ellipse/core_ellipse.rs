@@ -58,23 +58,33 @@
 //!   `A − B`; its minimum is the distance from the origin to the boundary).
 //!   `h` is smooth except where the supporting core vertex changes, i.e. at the
 //!   core's edge normals, where the minimum often sits (a face against the
-//!   ellipse). Candidates: (1) every outward edge normal, evaluated exactly;
-//!   (2) a scan of 64 directions uniform in angle and 64 ellipse normals
-//!   uniform in the ellipse's parameter (these crowd into a slender ellipse's
-//!   tips); (3) the four lowest local minima and the global minimum of each
-//!   scan, refined by golden-section search between the neighbouring samples
-//!   (angle tolerance `4√ε`: 1.4e-3 rad in f32, 6e-8 rad in f64; at most 80
-//!   iterations) and at most four Newton steps on `h'` of the active vertex's
-//!   smooth piece (kept only if `h` does not grow). The depth is `h` at the
-//!   best candidate, so it is *never below* the true depth. It exceeds it by
-//!   rounding plus the search error: in the property tests (256 random cases
-//!   of all eight kinds, aspect ratios up to 50) it never exceeded the minimum
-//!   over 2720 sampled directions and A's edge normals by more than
+//!   ellipse). Directions are unit vectors throughout, with no trigonometric
+//!   call (`search.rs`). Candidates: (1) every outward edge normal, evaluated
+//!   exactly; (2) a scan of 64 directions uniform in angle (a table of
+//!   `(cos, sin)(2πk/64)`) and 64 ellipse normals uniform in the ellipse's
+//!   parameter, `R·w/|w|` with `w = (cos φ / rx, sin φ / ry)`, where the
+//!   ellipse's support is `1/|w|` (these crowd into a slender ellipse's tips);
+//!   both scans turn counter-clockwise, so the supporting core vertex is
+//!   tracked (it only advances) instead of searched; (3) the four lowest local
+//!   minima and the global minimum of each scan, lowest first, refined between
+//!   the neighbouring samples by safeguarded Newton on `h'` of the active
+//!   vertex's smooth piece over the gnomonic chart `n(u) = (n₀ + u·n₀⊥)/√(1+u²)`
+//!   (bisection when a step leaves the bracket; at most 32 iterations). When
+//!   the bracket's ends are supported by consecutive vertices, the kink
+//!   between them (the edge normal) is tested directly: if the one-sided
+//!   derivatives change sign there it is the bracket's minimum (and already
+//!   candidate (1)), else the bracket shrinks to the side holding it. A seed
+//!   whose bracket already holds a refined minimum is skipped. The depth is
+//!   `h` at the best candidate, so it is *never below* the true depth. It
+//!   exceeds it by rounding plus the search error: in the property tests (256
+//!   random cases of all eight kinds, aspect ratios up to 50) it never exceeded
+//!   the minimum over 2720 sampled directions and A's edge normals by more than
 //!   `1e-16·scale` in f64 and `1.2e-7·scale` in f32 (where
-//!   `scale = |t| + reach(A) + max(rx, ry)`), and moving B by `depth ± 16·256ε·scale` (f32:
-//!   4.9e-4·scale, f64: 9.1e-13·scale) along the normal separates / does not.
-//!   A minimum basin narrower than the scans resolve could be missed (not
-//!   observed; an ellipse of aspect 1e4 is pinned in the tests).
+//!   `scale = |t| + reach(A) + max(rx, ry)`), and moving B by
+//!   `depth ± 16·256ε·scale` (f32: 4.9e-4·scale, f64: 9.1e-13·scale) along the
+//!   normal separates / does not. A minimum basin narrower than the scans
+//!   resolve could be missed (not observed; an ellipse of aspect 1e4 is pinned
+//!   in the tests).
 //!
 //! `point_a` is A's support point along the normal (a core vertex pushed out by
 //! `r`; for the first regime the closest core point pushed out by `r`),
@@ -88,7 +98,8 @@
 //! zero (edge normals come from non-zero edges: constructors reject coincident
 //! end points and duplicate vertices). When several directions give the same
 //! depth up to `8ε·scale`, the normal with the smallest angle in `[0, 2π)`
-//! counter-clockwise from A's `+x` axis is chosen (a point at the centre of a
+//! counter-clockwise from A's `+x` axis is chosen (compared through a monotone
+//! pseudo-angle; a point at the centre of a
 //! circle-shaped ellipse gets `+x`). Closest points at distance zero in the
 //! first regime (touching through rounding) fall back to the second.
 //!
@@ -103,7 +114,8 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Ellipse, Real};
 
-use super::ellipse_ellipse::{distance_to_filled_ellipse, wrap};
+use super::ellipse_ellipse::distance_to_filled_ellipse;
+use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::Contact;
 use crate::polygonal::Polygonal;
 
@@ -439,15 +451,6 @@ fn closest_point_on_ellipse<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Point2
     }
 }
 
-/// Samples per scan family (candidates (2) of the contact note).
-const SCAN_SAMPLES: usize = 64;
-/// Local minima refined per family, besides the family's global minimum.
-const REFINED_PER_FAMILY: usize = 4;
-/// Newton polishing steps after the golden-section search.
-const NEWTON_STEPS: usize = 4;
-/// Upper bound of the golden-section iterations.
-const MAX_GOLDEN_ITERATIONS: usize = 80;
-
 /// The support overlap `h(n)` of A and the ellipse along `n` (A's frame).
 struct Overlap<'a, T: Real, A: Polygonal<T>> {
     a: &'a A,
@@ -460,7 +463,8 @@ struct Overlap<'a, T: Real, A: Polygonal<T>> {
     tie: T,
 }
 
-/// The best candidate so far: A-frame angle in `[0, 2π)`, direction, value.
+/// The best candidate so far: its pseudo-angle (the order of angles in
+/// `[0, 2π)` from A's `+x`), direction, value.
 struct Best<T: Real> {
     angle: T,
     n: Vector2<T>,
@@ -481,11 +485,12 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
             sin_b: b_in_a.rotation.sin_angle(),
             t,
             r: a.radius(),
-            tie: T::epsilon() * T::lit(8.0) * scale,
+            tie: shape::tolerance::ellipse_tie::<T>() * scale,
         }
     }
 
     /// The ellipse's local direction for A-frame direction `n`.
+    #[inline]
     fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
         Vector2::new(
             self.cos_b * n.x + self.sin_b * n.y,
@@ -493,36 +498,67 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         )
     }
 
+    /// A-frame direction for the ellipse's local direction `m`.
+    #[inline]
+    fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
+        Vector2::new(
+            self.cos_b * m.x - self.sin_b * m.y,
+            self.sin_b * m.x + self.cos_b * m.y,
+        )
+    }
+
+    /// The index of the core vertex supporting along `n` (first on ties, as
+    /// `core_support`).
+    #[inline]
+    fn support_index(&self, n: &Vector2<T>) -> usize {
+        let mut best = 0;
+        let mut best_dot = self.a.core_vertex(0).coords.dot(n);
+        for i in 1..self.a.core_vertex_count() {
+            let d = self.a.core_vertex(i).coords.dot(n);
+            if d > best_dot {
+                best = i;
+                best_dot = d;
+            }
+        }
+        best
+    }
+
+    /// `max_i vᵢ·n − t·n`: the core's support along `n` relative to the
+    /// ellipse's centre.
+    #[inline]
+    fn core_term(&self, n: &Vector2<T>) -> T {
+        self.a.core_support(n).coords.dot(n) - self.t.dot(n)
+    }
+
+    /// `core_term` at directions turning counter-clockwise by less than half a
+    /// turn from one to the next: the supporting vertex of a counter-clockwise
+    /// convex core only advances (the dot products along the way increase),
+    /// so it is tracked instead of searched.
+    fn core_terms(&self, dirs: &[Vector2<T>; SCAN_SAMPLES], out: &mut [T; SCAN_SAMPLES]) {
+        let count = self.a.core_vertex_count();
+        let mut s = self.support_index(&dirs[0]);
+        let mut vs = self.a.core_vertex(s).coords;
+        for (o, n) in out.iter_mut().zip(dirs) {
+            let mut d = vs.dot(n);
+            for _ in 1..count {
+                let j = if s + 1 == count { 0 } else { s + 1 };
+                let vj = self.a.core_vertex(j).coords;
+                let dj = vj.dot(n);
+                if dj > d {
+                    (s, vs, d) = (j, vj, dj);
+                } else {
+                    break;
+                }
+            }
+            *o = d - self.t.dot(n);
+        }
+    }
+
     /// `h(n) = max_i vᵢ·n + r + |diag(r_B) Rᵀn| − t·n`.
+    #[inline]
     fn value_n(&self, n: &Vector2<T>) -> T {
         let m = self.to_b(n);
-        self.a.core_support(n).coords.dot(n)
-            + self.r
-            + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
-            - self.t.dot(n)
-    }
-
-    fn value(&self, theta: T) -> T {
-        self.value_n(&direction(theta))
-    }
-
-    /// `(h'(θ), h''(θ))` of the smooth piece of the vertex `v` supporting at
-    /// `θ`: `(v·n)' = v·n⊥`, `(v·n)'' = −v·n`; for `ρ = √g`, `g = mᵀD²m`,
-    /// `m' = m⊥`: `ρ' = mᵀD²m⊥ / ρ`, `ρ'' = (m⊥ᵀD²m⊥ − g) / ρ − (mᵀD²m⊥)² / ρ³`.
-    fn derivatives(&self, theta: T) -> (T, T) {
-        let n = direction(theta);
-        let np = Vector2::new(-n.y, n.x);
-        let v = self.a.core_support(&n).coords - self.t;
-        let (m, mp) = (self.to_b(&n), self.to_b(&np));
-        let (rx2, ry2) = (self.radii.x * self.radii.x, self.radii.y * self.radii.y);
-        let g = rx2 * m.x * m.x + ry2 * m.y * m.y;
-        let gp = rx2 * m.x * mp.x + ry2 * m.y * mp.y;
-        let gpp = rx2 * mp.x * mp.x + ry2 * mp.y * mp.y - g;
-        let rho = Float::sqrt(g);
-        (
-            v.dot(&np) + gp / rho,
-            -v.dot(&n) + gpp / rho - gp * gp / (rho * rho * rho),
-        )
+        self.core_term(n) + self.r + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
     }
 
     /// Offers a candidate to `best` with the tie rule of the module notes.
@@ -530,7 +566,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         if !value.is_finite() {
             return;
         }
-        let angle = wrap(Float::atan2(n.y, n.x));
+        let angle = search::pseudo_angle(&n);
         let better = match best {
             None => true,
             Some(b) => {
@@ -559,116 +595,91 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
                 }
             }
         }
-        // (2) and (3): scans and refinement.
-        let step = T::two_pi() / T::lit(SCAN_SAMPLES as f64);
-        let beta = Float::atan2(self.sin_b, self.cos_b);
-        for family in 0..2 {
-            let mut angles = [T::zero(); SCAN_SAMPLES];
-            let mut values = [T::zero(); SCAN_SAMPLES];
-            for k in 0..SCAN_SAMPLES {
-                let phi = step * T::lit(k as f64);
-                angles[k] = if family == 0 {
-                    phi
-                } else {
-                    // The normal at (rx cos φ, ry sin φ) is (cos φ / rx, sin φ / ry).
-                    let (c, s) = (Float::cos(phi), Float::sin(phi));
-                    Float::atan2(s / self.radii.y, c / self.radii.x) + beta
-                };
-                values[k] = self.value(angles[k]);
-                if family == 0 {
-                    self.offer(&mut best, direction(angles[k]), values[k]);
-                }
-            }
-            // Local minima (cyclic), the lowest few refined.
-            let mut minima = [0usize; SCAN_SAMPLES];
-            let mut found = 0;
-            for i in 0..SCAN_SAMPLES {
-                let prev = values[(i + SCAN_SAMPLES - 1) % SCAN_SAMPLES];
-                let next = values[(i + 1) % SCAN_SAMPLES];
-                if values[i] < prev && values[i] <= next {
-                    minima[found] = i;
-                    found += 1;
-                }
-            }
-            let minima = &mut minima[..found];
-            minima.sort_unstable_by(|&i, &j| {
-                values[i]
-                    .partial_cmp(&values[j])
-                    .unwrap_or(core::cmp::Ordering::Equal)
-            });
-            let global =
-                (0..SCAN_SAMPLES).fold(0, |b, i| if values[i] < values[b] { i } else { b });
-            let lowest = &minima[..found.min(REFINED_PER_FAMILY)];
-            let extra = (!lowest.contains(&global)).then_some(global);
-            for &i in lowest.iter().chain(extra.iter()) {
-                let prev = angles[(i + SCAN_SAMPLES - 1) % SCAN_SAMPLES];
-                let next = angles[(i + 1) % SCAN_SAMPLES];
-                let left = angles[i] - wrap(angles[i] - prev);
-                let right = angles[i] + wrap(next - angles[i]);
-                let (theta, v) = self.refine(left, right);
-                self.offer(&mut best, direction(theta), v);
-            }
+        // (2) Scans: uniform in angle (offered as candidates), and the
+        // ellipse's normals uniform in its parameter: the normal at
+        // (rx cos φ, ry sin φ) is along w = (cos φ / rx, sin φ / ry), where the
+        // ellipse's support is |diag(r) w| / |w| = 1 / |w|.
+        let circle = search::unit_circle::<T>();
+        let mut seeds = [Seed {
+            n: Vector2::zeros(),
+            value: T::zero(),
+            left: Vector2::zeros(),
+            right: Vector2::zeros(),
+        }; 3 * SEEDS_PER_FAMILY];
+        let mut values = [T::zero(); SCAN_SAMPLES];
+        self.core_terms(&circle, &mut values);
+        for (v, n) in values.iter_mut().zip(&circle) {
+            let m = self.to_b(n);
+            *v += self.r + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm();
+            self.offer(&mut best, *n, *v);
         }
+        let mut nseeds = search::family_seeds(&circle, &values, &mut seeds);
+        let mut dirs = [Vector2::zeros(); SCAN_SAMPLES];
+        let mut reach = [T::zero(); SCAN_SAMPLES];
+        for k in 0..SCAN_SAMPLES {
+            let w = Vector2::new(circle[k].x / self.radii.x, circle[k].y / self.radii.y);
+            let inv = T::one() / w.norm();
+            dirs[k] = self.b_to_a(&(w * inv));
+            reach[k] = inv;
+        }
+        self.core_terms(&dirs, &mut values);
+        for (v, r) in values.iter_mut().zip(&reach) {
+            *v += self.r + *r;
+        }
+        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
+        // (3) Refinement of the scans' minima.
+        search::refine_seeds(self, &mut seeds[..nseeds], |n, v| {
+            self.offer(&mut best, n, v);
+        });
         match best {
             Some(b) => (b.n, b.value),
             None => (Vector2::x(), self.value_n(&Vector2::x())),
         }
     }
-
-    /// Golden-section search for the least `h` on `[left, right]`, then Newton
-    /// polishing on the smooth piece's `h'` (a step is kept only inside the
-    /// bracket and only if `h` does not grow).
-    fn refine(&self, mut left: T, mut right: T) -> (T, T) {
-        let (lo, hi) = (left, right);
-        let g = T::lit(0.381_966_011_250_105_1); // (3 − √5) / 2
-        let tol = Float::sqrt(T::epsilon()) * T::lit(4.0);
-        let mut x1 = left + g * (right - left);
-        let mut x2 = right - g * (right - left);
-        let mut f1 = self.value(x1);
-        let mut f2 = self.value(x2);
-        for _ in 0..MAX_GOLDEN_ITERATIONS {
-            if right - left <= tol {
-                break;
-            }
-            if f1 <= f2 {
-                right = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = left + g * (right - left);
-                f1 = self.value(x1);
-            } else {
-                left = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = right - g * (right - left);
-                f2 = self.value(x2);
-            }
-        }
-        let (mut theta, mut value) = if f1 <= f2 { (x1, f1) } else { (x2, f2) };
-        for _ in 0..NEWTON_STEPS {
-            let (d1, d2) = self.derivatives(theta);
-            if d2 <= T::zero() || !d1.is_finite() || !d2.is_finite() {
-                break;
-            }
-            let next = theta - d1 / d2;
-            if !(next >= lo && next <= hi) || next == theta {
-                break;
-            }
-            let v = self.value(next);
-            if v > value {
-                break;
-            }
-            theta = next;
-            value = v;
-        }
-        (theta, value)
-    }
 }
 
-/// `(cos θ, sin θ)`.
-#[inline]
-fn direction<T: Real>(theta: T) -> Vector2<T> {
-    Vector2::new(Float::cos(theta), Float::sin(theta))
+impl<T: Real, A: Polygonal<T>> Objective<T> for Overlap<'_, T, A> {
+    #[inline]
+    fn jet(&self, n: &Vector2<T>) -> Jet<T> {
+        self.piece_jet(n, self.support_index(n))
+    }
+
+    /// The smooth piece of the vertex `v`: `(v·n)' = v·n⊥`,
+    /// `(v·n)'' = −v·n`; for `ρ = √g`, `g = mᵀD²m`, `m' = m⊥`:
+    /// `ρ' = mᵀD²m⊥ / ρ`, `ρ'' = (m⊥ᵀD²m⊥ − g) / ρ − (mᵀD²m⊥)² / ρ³`.
+    #[inline]
+    fn piece_jet(&self, n: &Vector2<T>, piece: usize) -> Jet<T> {
+        let np = Vector2::new(-n.y, n.x);
+        let v = self.a.core_vertex(piece).coords - self.t;
+        let vn = v.dot(n);
+        let m = self.to_b(n);
+        let mp = Vector2::new(-m.y, m.x);
+        let (rx2, ry2) = (self.radii.x * self.radii.x, self.radii.y * self.radii.y);
+        let g = rx2 * m.x * m.x + ry2 * m.y * m.y;
+        let gp = rx2 * m.x * mp.x + ry2 * m.y * mp.y;
+        let gpp = rx2 * mp.x * mp.x + ry2 * mp.y * mp.y - g;
+        let rho = Float::sqrt(g);
+        let d1 = gp / rho;
+        Jet {
+            value: vn + self.r + rho,
+            d1: v.dot(&np) + d1,
+            d2: -vn + (gpp - d1 * d1) / rho,
+            piece,
+        }
+    }
+
+    /// Turning counter-clockwise, the supporting vertex of a counter-clockwise
+    /// core moves from `i` to `i + 1` at the outward normal of that edge (a
+    /// segment's two normals are its two kinks).
+    fn kink(&self, from: usize, to: usize) -> Option<Vector2<T>> {
+        let count = self.a.core_vertex_count();
+        if count < 2 || to != (from + 1) % count {
+            return None;
+        }
+        let d = self.a.core_vertex(to) - self.a.core_vertex(from);
+        let len = d.norm();
+        (len > T::zero() && len.is_finite()).then(|| Vector2::new(d.y, -d.x) / len)
+    }
 }
 
 #[cfg(test)]
@@ -689,6 +700,11 @@ mod tests {
         for_each_precision,
     };
     use std::cell::Cell;
+
+    /// `(cos θ, sin θ)`.
+    fn direction<T: Real>(theta: T) -> Vector2<T> {
+        Vector2::new(Float::cos(theta), Float::sin(theta))
+    }
 
     // ---- Shapes of every kind behind one enum -----------------------------
 

@@ -23,6 +23,7 @@ mod core_ellipse;
 mod core_ellipse_pairs;
 mod ellipse_ellipse;
 mod ellipse_ellipse_approx_hwang_tsai;
+mod search;
 
 pub use core_ellipse::{core_ellipse, core_ellipse_contact};
 pub use core_ellipse_pairs::{
