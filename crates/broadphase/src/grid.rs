@@ -166,8 +166,9 @@ pub struct Grid<T: Real, const D: usize> {
     filings: Vec<Option<Filing<D>>>,
     oversize: Vec<u32>,
     len: usize,
-    /// Scratch for the radix sort of the pairs (kept between calls).
-    sort_scratch: Mutex<Vec<u64>>,
+    /// Scratch for the radix sort of the pairs: keys and digit counters (kept
+    /// between calls, so a frame allocates nothing once warm).
+    sort_scratch: Mutex<(Vec<u64>, Vec<usize>)>,
 }
 
 impl<T: Real, const D: usize> Clone for Grid<T, D> {
@@ -181,7 +182,7 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
-            sort_scratch: Mutex::new(Vec::new()),
+            sort_scratch: Mutex::new((Vec::new(), Vec::new())),
         }
     }
 }
@@ -225,7 +226,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
-            sort_scratch: Mutex::new(Vec::new()),
+            sort_scratch: Mutex::new((Vec::new(), Vec::new())),
         })
     }
 
@@ -518,7 +519,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
             }
         }
         let mut scratch = self.sort_scratch.lock().unwrap_or_else(|e| e.into_inner());
-        radix_sort_pairs(out, &mut scratch);
+        let (keys, counts) = &mut *scratch;
+        radix_sort_pairs(out, keys, counts);
     }
 
     /// The lowest cell of object `id` (it is filed, in cells).
@@ -737,16 +739,20 @@ fn for_each_cell<const D: usize>(lo: &Key<D>, hi: &Key<D>, mut f: impl FnMut(Key
     }
 }
 
-/// Sorts pairs of ids by (first, second) with a least-significant-digit radix
-/// sort on the packed 64-bit key, 16 bits a pass, skipping passes whose digit
-/// is the same for every key (ids below 2¹⁶ need two passes). Linear time;
-/// `scratch` is reused between calls.
-fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>) {
+/// Sorts pairs of ids by (first, second). Small inputs use the standard sort;
+/// large ones a least-significant-digit radix sort on the packed 64-bit key,
+/// 16 bits a pass, with passes whose digit is zero for every id skipped
+/// (ids below 2¹⁶ need two passes). Linear time; `scratch` is reused between
+/// calls.
+fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>, counts: &mut Vec<usize>) {
     let n = pairs.len();
-    if n < 64 {
+    // Below this, clearing the 2¹⁶ counters costs more than comparing.
+    if n < 1 << 13 {
         pairs.sort_unstable();
         return;
     }
+    let max_id = pairs.iter().map(|&(a, b)| a.max(b)).max().unwrap_or(0);
+    let high_digits = max_id > 0xffff;
     scratch.clear();
     scratch.extend(
         pairs
@@ -755,15 +761,14 @@ fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>) {
     );
     scratch.resize(2 * n, 0);
     let (mut src, mut dst) = scratch.split_at_mut(n);
-    let mut counts = [0usize; 1 << 16];
-    for pass in 0..4 {
-        let shift = 16 * pass;
+    counts.resize(1 << 16, 0);
+    for shift in [0u32, 16, 32, 48] {
+        if !high_digits && (shift == 16 || shift == 48) {
+            continue;
+        }
         counts.iter_mut().for_each(|c| *c = 0);
         for &k in src.iter() {
             counts[((k >> shift) & 0xffff) as usize] += 1;
-        }
-        if counts.contains(&n) {
-            continue; // every key has the same digit: nothing to move
         }
         let mut sum = 0;
         for c in counts.iter_mut() {
@@ -796,14 +801,14 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [0usize, 1, 63, 64, 1000, 70_000] {
+        for n in [0usize, 1, 63, 64, 1000, 8192, 70_000] {
             for max in [10u64, 70_000, 1 << 31] {
                 let mut v: Vec<(u32, u32)> = (0..n)
                     .map(|_| ((next() % max) as u32, (next() % max) as u32))
                     .collect();
                 let mut want = v.clone();
                 want.sort_unstable();
-                radix_sort_pairs(&mut v, &mut Vec::new());
+                radix_sort_pairs(&mut v, &mut Vec::new(), &mut Vec::new());
                 assert_eq!(v, want, "n {n}, max {max}");
             }
         }

@@ -36,6 +36,8 @@ mod traits;
 pub mod dim2;
 pub mod dim3;
 pub mod sat;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod tolerance;
 
 #[doc(hidden)]

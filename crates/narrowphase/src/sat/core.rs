@@ -47,7 +47,7 @@ pub fn core_intersects<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> bool {
     let radii = a.radius() + b.radius();
-    match core_sat(a, b, b_in_a, true) {
+    match core_sat(a, b, b_in_a) {
         CoreSat::Overlap { .. } => true,
         CoreSat::Separated { gap, .. } if gap > radii => false,
         CoreSat::Separated { .. } => {
@@ -68,7 +68,7 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 ) -> Option<Contact<T>> {
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
-    let (normal, depth) = match core_sat(a, b, b_in_a, false) {
+    let (normal, depth) = match core_sat(a, b, b_in_a) {
         CoreSat::Overlap { axis, depth } => (axis, depth + radii),
         CoreSat::Separated { gap, .. } if gap > radii => return None,
         CoreSat::Separated { axis, .. } => {
@@ -130,10 +130,9 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
-    early_out: bool,
 ) -> CoreSat<T> {
     if a.has_edge_normals() && b.has_edge_normals() {
-        return polygon_sat(a, b, b_in_a, early_out);
+        return polygon_sat(a, b, b_in_a);
     }
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     if na == 1 && nb == 1 {
@@ -166,11 +165,10 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             } else {
                 (-down, -axis)
             };
-            // Keep the widest gap: it bounds the distance best.
-            if !matches!(best, CoreSat::Separated { gap: g, .. } if g >= gap) {
-                best = CoreSat::Separated { axis, gap };
-            }
-            return early_out;
+            // The first separating axis decides, in the boolean and the contact
+            // alike, so the two can never disagree.
+            best = CoreSat::Separated { axis, gap };
+            return true;
         }
         if let CoreSat::Overlap { depth, .. } = best {
             let (o, n) = if up <= down {
@@ -218,7 +216,6 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
-    early_out: bool,
 ) -> CoreSat<T> {
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let mut best_sep = T::neg_infinity();
@@ -236,7 +233,7 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         if sep > best_sep {
             best_sep = sep;
             best_axis = n;
-            if early_out && sep > T::zero() {
+            if sep > T::zero() {
                 return CoreSat::Separated { axis: n, gap: sep };
             }
         }
@@ -256,7 +253,7 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             best_sep = sep;
             // From A towards B: against B's outward normal, in A's frame.
             best_axis = -(b_in_a.rotation * n);
-            if early_out && sep > T::zero() {
+            if sep > T::zero() {
                 return CoreSat::Separated {
                     axis: best_axis,
                     gap: sep,
