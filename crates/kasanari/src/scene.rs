@@ -18,6 +18,7 @@
 use broadphase::{Filter, Handle, World};
 use nalgebra::{Isometry2, Point2, Vector2};
 use serde::{Deserialize, Serialize};
+use shape::ShapeKind;
 use shape::{
     Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Shape, ShapeError,
     Triangle,
@@ -412,5 +413,145 @@ impl Scene {
             world.auto_cell_size();
         }
         Ok(SceneWorld { world, handles })
+    }
+}
+
+/// Why a world could not be saved as a scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotBuiltIn {
+    /// The object that is not a built-in 2D shape.
+    pub handle: Handle,
+    /// Its kind.
+    pub kind: ShapeKind,
+}
+
+impl std::fmt::Display for NotBuiltIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "object {} is of kind {}, which a scene file cannot describe",
+            self.handle, self.kind
+        )
+    }
+}
+
+impl std::error::Error for NotBuiltIn {}
+
+fn world_point<T: Real>(pose: &Isometry2<T>, p: Point2<T>) -> [f64; 2] {
+    let w = pose * p;
+    [w.x.as_f64(), w.y.as_f64()]
+}
+
+fn angle_of<T: Real>(pose: &Isometry2<T>) -> f64 {
+    pose.rotation.angle().as_f64()
+}
+
+impl ShapeSpec {
+    /// The spec of a built-in shape placed at `pose`, in world coordinates;
+    /// `None` for a shape that is not one of the nine built-in 2D kinds.
+    #[must_use]
+    pub fn from_shape<T: Real>(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> Option<Self> {
+        let any = shape.as_any();
+        let pose = &shape.effective_pose(pose);
+        let t = [pose.translation.x.as_f64(), pose.translation.y.as_f64()];
+        Some(if let Some(s) = any.downcast_ref::<Point<T>>() {
+            Self::Point {
+                p: world_point(pose, s.position()),
+            }
+        } else if let Some(s) = any.downcast_ref::<Segment<T>>() {
+            Self::Segment {
+                a: world_point(pose, s.a()),
+                b: world_point(pose, s.b()),
+            }
+        } else if let Some(s) = any.downcast_ref::<Circle<T>>() {
+            Self::Circle {
+                center: t,
+                radius: s.radius().as_f64(),
+            }
+        } else if let Some(s) = any.downcast_ref::<Aabb<T>>() {
+            Self::Aabb {
+                min: world_point(pose, s.min()),
+                max: world_point(pose, s.max()),
+            }
+        } else if let Some(s) = any.downcast_ref::<Obb<T>>() {
+            let h = s.half_extents();
+            Self::Obb {
+                center: t,
+                half_extents: [h.x.as_f64(), h.y.as_f64()],
+                angle: angle_of(pose),
+            }
+        } else if let Some(s) = any.downcast_ref::<Triangle<T>>() {
+            Self::Triangle {
+                vertices: s.vertices().map(|v| world_point(pose, v)),
+            }
+        } else if let Some(s) = any.downcast_ref::<ConvexPolygon<T>>() {
+            Self::Polygon {
+                vertices: s.vertices().iter().map(|v| world_point(pose, *v)).collect(),
+            }
+        } else if let Some(s) = any.downcast_ref::<Capsule<T>>() {
+            Self::Capsule {
+                a: world_point(pose, s.a()),
+                b: world_point(pose, s.b()),
+                radius: s.radius().as_f64(),
+            }
+        } else if let Some(s) = any.downcast_ref::<Ellipse<T>>() {
+            let r = s.radii();
+            Self::Ellipse {
+                center: t,
+                radii: [r.x.as_f64(), r.y.as_f64()],
+                angle: angle_of(pose),
+            }
+        } else {
+            return None;
+        })
+    }
+}
+
+impl Scene {
+    /// Saves a world as a scene: every object in handle order, in world
+    /// coordinates, with its filter bits and its handle's index as `id`.
+    ///
+    /// # Errors
+    /// [`NotBuiltIn`] for the first object that is not a built-in 2D shape (a
+    /// user's own kind has no description in the format).
+    ///
+    /// ```
+    /// use kasanari::nalgebra::Isometry2;
+    /// use kasanari::prelude::*;
+    /// use kasanari::scene::Scene;
+    /// let mut world = World::<f64>::new(1.0).unwrap();
+    /// world.insert(Circle::new(1.0).unwrap(), Isometry2::translation(3.0, 4.0), Filter::ALL).unwrap();
+    /// let text = kasanari::serde_json::to_string(&Scene::from_world(&world).unwrap()).unwrap();
+    /// assert_eq!(text, r#"{"version":1,"shapes":[{"id":0,"kind":"circle","center":[3.0,4.0],"radius":1.0}]}"#);
+    /// let again: Scene = kasanari::serde_json::from_str(&text).unwrap();
+    /// assert_eq!(again.world::<f64>(None).unwrap().world.len(), 1);
+    /// ```
+    pub fn from_world<T: Real>(world: &World<T>) -> Result<Self, NotBuiltIn> {
+        let shapes = world
+            .handles()
+            .map(|h| {
+                let object = world.get(h).map_err(|_| NotBuiltIn {
+                    handle: h,
+                    kind: ShapeKind::custom(0),
+                })?;
+                let shape =
+                    ShapeSpec::from_shape(object.shape(), object.pose()).ok_or(NotBuiltIn {
+                        handle: h,
+                        kind: object.shape().kind(),
+                    })?;
+                let filter = object.filter();
+                let bits = |b: u32| (b != u32::MAX).then_some(b);
+                Ok(Entry {
+                    id: Some(serde_json::Value::from(h.index())),
+                    membership: bits(filter.membership),
+                    mask: bits(filter.mask),
+                    shape,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            version: FORMAT_VERSION,
+            shapes,
+        })
     }
 }

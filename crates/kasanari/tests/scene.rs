@@ -164,3 +164,31 @@ fn pairs_file_parses() {
             .is_err()
     );
 }
+
+/// A world saved as a scene and loaded again collides the same pairs.
+#[test]
+fn world_round_trip() {
+    let scene: Scene = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/examples/scene.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut first = scene.world::<f64>(Some(1.0)).unwrap();
+    let saved = serde_json::to_string(&Scene::from_world(&first.world).unwrap()).unwrap();
+    let mut second = serde_json::from_str::<Scene>(&saved)
+        .unwrap()
+        .world::<f64>(Some(1.0))
+        .unwrap();
+    let pairs = |w: &mut kasanari::broadphase::World<f64>| {
+        w.collisions()
+            .pairs
+            .iter()
+            .map(|p| (p.a.index(), p.b.index(), (p.contact.depth * 1e9).round()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pairs(&mut first.world), pairs(&mut second.world));
+    assert_eq!(Scene::from_world(&second.world).unwrap().shapes.len(), 11);
+}
