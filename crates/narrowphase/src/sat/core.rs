@@ -302,7 +302,7 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let p = a.core_vertex(i);
         for j in 0..b.core_edge_count() {
             let (q0, q1) = edge_b(j);
-            consider(p, closest_on_segment(&q0, &q1, &p));
+            consider(p, shape::dim2::closest_point_on_segment(&q0, &q1, &p));
         }
         if b.core_edge_count() == 0 {
             consider(p, b_in_a * b.core_vertex(0));
@@ -312,26 +312,10 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let q = b_in_a * b.core_vertex(j);
         for i in 0..a.core_edge_count() {
             let (p0, p1) = edge_a(i);
-            consider(closest_on_segment(&p0, &p1, &q), q);
+            consider(shape::dim2::closest_point_on_segment(&p0, &p1, &q), q);
         }
     }
     best
-}
-
-/// The point of the closed segment `[a, b]` closest to `p`.
-#[inline]
-pub(crate) fn closest_on_segment<T: Real>(
-    a: &Point2<T>,
-    b: &Point2<T>,
-    p: &Point2<T>,
-) -> Point2<T> {
-    let ab = b - a;
-    let len2 = ab.norm_squared();
-    if len2 <= T::zero() {
-        return *a;
-    }
-    let t = Float::max(T::zero(), Float::min(T::one(), (p - a).dot(&ab) / len2));
-    a + ab * t
 }
 
 /// A contact for two shapes that a dedicated boolean test found touching but

@@ -23,6 +23,20 @@ pub use triangle::Triangle;
 
 use nalgebra::{Point2, Vector2};
 
+/// The point of the closed segment `[a, b]` closest to `p` (`a` when the
+/// segment is a single point).
+///
+/// ```
+/// use nalgebra::Point2;
+/// let q = shape::dim2::closest_point_on_segment(&Point2::new(0.0, 0.0), &Point2::new(2.0, 0.0), &Point2::new(1.5, 3.0));
+/// assert_eq!(q, Point2::new(1.5, 0.0));
+/// ```
+#[must_use]
+#[inline]
+pub fn closest_point_on_segment<T: Real>(a: &Point2<T>, b: &Point2<T>, p: &Point2<T>) -> Point2<T> {
+    polygonal::closest_on_segment(a, b, p)
+}
+
 use crate::{Real, ShapeError};
 
 /// Checks that a number is finite.
