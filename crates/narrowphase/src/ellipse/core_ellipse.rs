@@ -114,7 +114,7 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Ellipse, Real};
 
-use super::ellipse_ellipse::distance_to_filled_ellipse;
+use super::ellipse_ellipse::{distance_to_filled_ellipse, eberly_root};
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::Contact;
 use crate::polygonal::Polygonal;
@@ -379,14 +379,9 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
     best
 }
 
-/// Most iterations of the closest-point root finder (Newton converges in a
-/// handful; the cap bounds pathological inputs only).
-const MAX_ROOT_ITERATIONS: usize = 200;
-
 /// The point of the filled ellipse (radii `radii`, its own frame) closest to
 /// `q`: `q` itself inside; otherwise Eberly's `xᵢ = eᵢ² yᵢ / (τ + eᵢ²)` with
-/// `τ` the root of `F(τ) = Σ (eᵢ yᵢ / (τ + eᵢ²))² − 1`, found as in
-/// `distance_to_filled_ellipse` (Newton in a guaranteed bracket).
+/// `τ` the root of `F(τ) = Σ (eᵢ yᵢ / (τ + eᵢ²))² − 1`, found by `eberly_root` (Newton in a guaranteed bracket).
 fn closest_point_on_ellipse<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Point2<T> {
     let swap = radii.x < radii.y;
     let (e0, e1, qx, qy) = if swap {
@@ -407,39 +402,7 @@ fn closest_point_on_ellipse<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Point2
         let (s0, s1) = (y0 / e0, y1 / e0);
         let k = e1 / e0;
         let k2 = k * k;
-        let eval = |tau: T| {
-            let (d0, d1) = (tau + T::one(), tau + k2);
-            let (g0, g1) = (s0 / d0, k * s1 / d1);
-            (
-                g0 * g0 + g1 * g1 - T::one(),
-                -T::two() * (g0 * g0 / d0 + g1 * g1 / d1),
-            )
-        };
-        let mut lo = Float::max(T::zero(), Float::max(s0 - T::one(), k * s1 - k2));
-        let mut hi = Float::hypot(s0, s1);
-        let mut tau = lo;
-        for _ in 0..MAX_ROOT_ITERATIONS {
-            let (f, df) = eval(tau);
-            if f > T::zero() {
-                lo = tau;
-            } else if f < T::zero() {
-                hi = tau;
-            } else {
-                lo = tau;
-                break;
-            }
-            let newton = tau - f / df;
-            let next = if newton.is_finite() && newton > lo && newton < hi {
-                newton
-            } else {
-                lo + (hi - lo) * T::half()
-            };
-            if next == tau || next <= lo || next >= hi {
-                break;
-            }
-            tau = next;
-        }
-        let tau = lo;
+        let tau = eberly_root(s0, s1, k);
         (e0 * s0 / (tau + T::one()), e0 * k2 * s1 / (tau + k2))
     };
     let x0 = if qx < T::zero() { -x0 } else { x0 };

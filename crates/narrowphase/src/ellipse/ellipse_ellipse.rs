@@ -196,24 +196,12 @@ fn mapped_distance<T: Real>(ra: Vector2<T>, rb: Vector2<T>, t: &Vector2<T>, cos:
 /// only bounds pathological inputs (it is never reached in the tests).
 const MAX_ROOT_ITERATIONS: usize = 200;
 
-/// The distance from `(y0, y1)` to the filled ellipse `(x/e0)² + (y/e1)² ≤ 1`,
-/// for `e0 ≥ e1 > 0` and `y0, y1 ≥ 0` (step 4 of the module note). Zero inside.
-pub(crate) fn distance_to_filled_ellipse<T: Real>(e0: T, e1: T, y0: T, y1: T) -> T {
-    let (u, w) = (y0 / e0, y1 / e1);
-    if u * u + w * w <= T::one() {
-        return T::zero();
-    }
-    // Outside and on an axis: the closest point is the vertex on that axis (the
-    // off-axis case of Eberly's routine concerns inside points only).
-    if y1 == T::zero() {
-        return y0 - e0;
-    }
-    if y0 == T::zero() {
-        return y1 - e1;
-    }
-    // Normalise by e0: s = y/e0, radii (1, k), τ' = τ/e0².
-    let (s0, s1) = (y0 / e0, y1 / e0);
-    let k = e1 / e0;
+/// The root `τ ≥ 0` of Eberly's `F(τ) = (s0 / (τ + 1))² + (k s1 / (τ + k²))² − 1`
+/// for a point `(s0, s1) > 0` outside the ellipse of radii `(1, k)`, `k ≤ 1`
+/// (the point and radii normalised by the major radius). Newton's method inside
+/// a guaranteed bracket, bisecting whenever a step would leave it; the result
+/// is the bracket's lower end, so the closest point errs towards the point.
+pub(crate) fn eberly_root<T: Real>(s0: T, s1: T, k: T) -> T {
     let k2 = k * k;
     let eval = |tau: T| {
         let d0 = tau + T::one();
@@ -252,7 +240,29 @@ pub(crate) fn distance_to_filled_ellipse<T: Real>(e0: T, e1: T, y0: T, y1: T) ->
         }
         tau = next;
     }
-    let tau = lo;
+    lo
+}
+
+/// The distance from `(y0, y1)` to the filled ellipse `(x/e0)² + (y/e1)² ≤ 1`,
+/// for `e0 ≥ e1 > 0` and `y0, y1 ≥ 0` (step 4 of the module note). Zero inside.
+pub(crate) fn distance_to_filled_ellipse<T: Real>(e0: T, e1: T, y0: T, y1: T) -> T {
+    let (u, w) = (y0 / e0, y1 / e1);
+    if u * u + w * w <= T::one() {
+        return T::zero();
+    }
+    // Outside and on an axis: the closest point is the vertex on that axis (the
+    // off-axis case of Eberly's routine concerns inside points only).
+    if y1 == T::zero() {
+        return y0 - e0;
+    }
+    if y0 == T::zero() {
+        return y1 - e1;
+    }
+    // Normalise by e0: s = y/e0, radii (1, k), τ' = τ/e0².
+    let (s0, s1) = (y0 / e0, y1 / e0);
+    let k = e1 / e0;
+    let k2 = k * k;
+    let tau = eberly_root(s0, s1, k);
     if tau <= T::zero() {
         return T::zero();
     }

@@ -37,6 +37,18 @@ impl Totals {
         self.frames_ms.push(ms);
     }
 
+    /// One progress line (every simulated second).
+    fn progress(&self, frame: usize, stats: &broadphase::Stats) -> Result<(), String> {
+        say!(
+            "  t = {:>4.1} s  frame {frame:>4}  candidates {:>7}  colliding {:>7}  frame {:.2} ms",
+            frame as f64 * DT,
+            stats.candidate_pairs,
+            stats.colliding_pairs,
+            self.frames_ms.last().copied().unwrap_or(0.0)
+        );
+        Ok(())
+    }
+
     fn summary(
         &mut self,
         objects: usize,
@@ -123,13 +135,7 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         let stats = world.collisions().stats;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
-            say!(
-                "  t = {:>4.1} s  frame {frame:>4}  candidates {:>7}  colliding {:>7}  frame {:.2} ms",
-                frame as f64 * DT,
-                stats.candidate_pairs,
-                stats.colliding_pairs,
-                totals.frames_ms.last().copied().unwrap_or(0.0)
-            );
+            totals.progress(frame, &stats)?;
         }
     }
     let n = o.n as u64;
@@ -260,13 +266,7 @@ fn run3<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         let stats = world.collisions().stats;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
-            say!(
-                "  t = {:>4.1} s  frame {frame:>4}  candidates {:>7}  colliding {:>7}  frame {:.2} ms",
-                frame as f64 * DT,
-                stats.candidate_pairs,
-                stats.colliding_pairs,
-                totals.frames_ms.last().copied().unwrap_or(0.0)
-            );
+            totals.progress(frame, &stats)?;
         }
     }
     let n = o.n as u64;
