@@ -136,6 +136,9 @@ pub struct GridStats {
 
 /// A sparse uniform grid of bounding boxes keyed by caller-chosen `u32` ids.
 ///
+/// Ids index dense arrays, so memory grows with the largest id: use small,
+/// dense ids (the [`World`](crate::World) uses its slot indices).
+///
 /// ```
 /// use nalgebra::Point2;
 /// use broadphase::Grid;

@@ -1,5 +1,5 @@
 //! The 2D pair dispatch table: [`DispatchTable`] is the generic
-//! [`Table`](crate::table::Table) for [`Dim2`], and [`register_builtin_pairs`]
+//! [`Table`] for [`Dim2`], and [`register_builtin_pairs`]
 //! is the one block that lists every supported pair and the kernel serving it.
 //!
 //! A pair with no kernel falls back to the generic separating-axis test when

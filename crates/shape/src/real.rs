@@ -20,7 +20,8 @@ use num_traits::Float;
 
 /// A floating-point scalar: `f32` or `f64`.
 ///
-/// Blanket-implemented; see the [module documentation](self).
+/// Blanket-implemented for every `RealField + Float + Copy` type (`f32` and
+/// `f64`): users never implement it, and pick a precision with a type alias.
 pub trait Real: RealField + Float + Copy {
     /// Converts an `f64` constant to this type (rounding to nearest for `f32`).
     ///
