@@ -119,6 +119,25 @@ struct CellData<const D: usize> {
     ids: Ids,
 }
 
+/// Reusable buffers of [`Grid::candidate_pairs`]: one cell's objects (id, box,
+/// lowest cell), and the radix sort's keys and digit counters.
+#[derive(Debug)]
+struct Scratch<T: Real, const D: usize> {
+    local: Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+    keys: Vec<u64>,
+    counts: Vec<usize>,
+}
+
+impl<T: Real, const D: usize> Default for Scratch<T, D> {
+    fn default() -> Self {
+        Self {
+            local: Vec::new(),
+            keys: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+}
+
 /// Counts describing the grid's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GridStats {
@@ -169,9 +188,9 @@ pub struct Grid<T: Real, const D: usize> {
     filings: Vec<Option<Filing<D>>>,
     oversize: Vec<u32>,
     len: usize,
-    /// Scratch for the radix sort of the pairs: keys and digit counters (kept
-    /// between calls, so a frame allocates nothing once warm).
-    sort_scratch: Mutex<(Vec<u64>, Vec<usize>)>,
+    /// Buffers of `candidate_pairs`, kept between calls so that a frame
+    /// allocates nothing once warm.
+    scratch: Mutex<Scratch<T, D>>,
 }
 
 impl<T: Real, const D: usize> Clone for Grid<T, D> {
@@ -185,7 +204,7 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
-            sort_scratch: Mutex::new((Vec::new(), Vec::new())),
+            scratch: Mutex::new(Scratch::default()),
         }
     }
 }
@@ -229,7 +248,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
-            sort_scratch: Mutex::new((Vec::new(), Vec::new())),
+            scratch: Mutex::new(Scratch::default()),
         })
     }
 
@@ -488,7 +507,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         // Each cell's objects are copied once into a small local buffer (box and
         // lowest cell), so the pair loop reads contiguous memory instead of
         // looking both objects up for every pair.
-        let mut local: Vec<(u32, BoundingBox<T, D>, Key<D>)> = Vec::with_capacity(16);
+        let mut scratch = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        let Scratch {
+            local,
+            keys,
+            counts,
+        } = &mut *scratch;
         for cell in &self.cells {
             let ids = cell.ids.as_slice();
             if ids.len() < 2 {
@@ -521,8 +545,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 }
             }
         }
-        let mut scratch = self.sort_scratch.lock().unwrap_or_else(|e| e.into_inner());
-        let (keys, counts) = &mut *scratch;
         radix_sort_pairs(out, keys, counts);
     }
 

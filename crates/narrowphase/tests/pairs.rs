@@ -139,19 +139,7 @@ fn rigid_motion<T: Real>(
     pb: [f64; 3],
     m: [f64; 3],
 ) -> Result<(), TestCaseError> {
-    let m = if matches!(sa, Spec::Aabb(..)) || matches!(sb, Spec::Aabb(..)) {
-        [m[0], m[1], 0.0]
-    } else {
-        m
-    };
-    let compose = |p: [f64; 3]| {
-        let (s, c) = m[2].sin_cos();
-        [
-            c * p[0] - s * p[1] + m[0],
-            s * p[0] + c * p[1] + m[1],
-            p[2] + m[2],
-        ]
-    };
+    let compose = rigid_motion_for(&sa, &sb, m);
     let table = DispatchTable::<T>::shared();
     let (a, b) = (build::<T>(&sa), build::<T>(&sb));
     let before = table

@@ -110,7 +110,7 @@
 //!
 //! [`ellipse_ellipse`]: super::ellipse_ellipse
 
-use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
 use shape::{Ellipse, Real};
 
@@ -418,8 +418,8 @@ fn closest_point_on_ellipse<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Point2
 struct Overlap<'a, T: Real, A: Polygonal<T>> {
     a: &'a A,
     radii: Vector2<T>,
-    cos_b: T,
-    sin_b: T,
+    /// B\'s rotation in A\'s frame.
+    rot_b: UnitComplex<T>,
     t: Vector2<T>,
     r: T,
     /// Equal depths within this count as ties.
@@ -444,8 +444,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         Self {
             a,
             radii: b.radii(),
-            cos_b: b_in_a.rotation.cos_angle(),
-            sin_b: b_in_a.rotation.sin_angle(),
+            rot_b: b_in_a.rotation,
             t,
             r: a.radius(),
             tie: shape::tolerance::ellipse_tie::<T>() * scale,
@@ -455,19 +454,13 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// The ellipse's local direction for A-frame direction `n`.
     #[inline]
     fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
-        Vector2::new(
-            self.cos_b * n.x + self.sin_b * n.y,
-            self.cos_b * n.y - self.sin_b * n.x,
-        )
+        self.rot_b.inverse_transform_vector(n)
     }
 
     /// A-frame direction for the ellipse's local direction `m`.
     #[inline]
     fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
-        Vector2::new(
-            self.cos_b * m.x - self.sin_b * m.y,
-            self.sin_b * m.x + self.cos_b * m.y,
-        )
+        self.rot_b * m
     }
 
     /// The index of the core vertex supporting along `n` (first on ties, as

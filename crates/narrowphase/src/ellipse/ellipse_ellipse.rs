@@ -90,7 +90,7 @@
 //! Hyperellipsoid" (Geometric Tools, 2013); seed 004 for the map that makes one
 //! ellipse a disk.
 
-use nalgebra::{Isometry2, Unit, Vector2};
+use nalgebra::{Isometry2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
 use shape::{Ellipse, Real};
 
@@ -329,8 +329,8 @@ pub fn ellipse_ellipse_contact<T: Real>(
 pub(crate) struct Overlap<T: Real> {
     ra: Vector2<T>,
     rb: Vector2<T>,
-    cos_b: T,
-    sin_b: T,
+    /// B\'s rotation in A\'s frame.
+    rot_b: UnitComplex<T>,
     t: Vector2<T>,
 }
 
@@ -339,8 +339,7 @@ impl<T: Real> Overlap<T> {
         Self {
             ra: a.radii(),
             rb: b.radii(),
-            cos_b: b_in_a.rotation.cos_angle(),
-            sin_b: b_in_a.rotation.sin_angle(),
+            rot_b: b_in_a.rotation,
             t: b_in_a.translation.vector,
         }
     }
@@ -348,19 +347,13 @@ impl<T: Real> Overlap<T> {
     /// B's local direction for A-frame direction `n`.
     #[inline]
     fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
-        Vector2::new(
-            self.cos_b * n.x + self.sin_b * n.y,
-            self.cos_b * n.y - self.sin_b * n.x,
-        )
+        self.rot_b.inverse_transform_vector(n)
     }
 
     /// A-frame direction for B's local direction `m`.
     #[inline]
     fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
-        Vector2::new(
-            self.cos_b * m.x - self.sin_b * m.y,
-            self.sin_b * m.x + self.cos_b * m.y,
-        )
+        self.rot_b * m
     }
 
     /// `h(n)` for a unit `n`.

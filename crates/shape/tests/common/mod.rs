@@ -355,3 +355,23 @@ pub fn slack<T: Real>(sa: &Spec, pa: [f64; 3], sb: &Spec, pb: [f64; 3]) -> f64 {
     };
     sampling_error(sa) + sampling_error(sb) + curved + reference_tolerance::<T>(scale)
 }
+
+/// The rigid motion `m = [x, y, angle]` as a map on poses, for invariance
+/// tests. An `Aabb` does not turn with its pose, so a rotation is not a
+/// symmetry of a pair with one: for such pairs the motion keeps only its
+/// translation.
+pub fn rigid_motion_for(sa: &Spec, sb: &Spec, m: [f64; 3]) -> impl Fn([f64; 3]) -> [f64; 3] {
+    let angle = if matches!(sa, Spec::Aabb(..)) || matches!(sb, Spec::Aabb(..)) {
+        0.0
+    } else {
+        m[2]
+    };
+    let (s, c) = angle.sin_cos();
+    move |p: [f64; 3]| {
+        [
+            c * p[0] - s * p[1] + m[0],
+            s * p[0] + c * p[1] + m[1],
+            p[2] + angle,
+        ]
+    }
+}
