@@ -235,8 +235,22 @@ impl From<std::io::Error> for SceneError {
 /// # Errors
 /// [`SceneError::Io`], [`SceneError::Json`], [`SceneError::Version`].
 pub fn read_scene(path: &std::path::Path) -> Result<Scene, SceneError> {
-    let scene: Scene =
-        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(path)?))?;
+    parse_scene(std::io::BufReader::new(std::fs::File::open(path)?))
+}
+
+/// Parses a scene from any reader (a file, a network stream, bytes in memory).
+///
+/// ```
+/// let json = r#"{"version": 1, "shapes": [{"kind": "circle", "center": [0, 0], "radius": 1}]}"#;
+/// let scene = kasanari::scene::parse_scene(json.as_bytes()).unwrap();
+/// assert_eq!(scene.shapes.len(), 1);
+/// assert!(kasanari::scene::parse_scene(&b"{\"version\": 1"[..]).is_err());
+/// ```
+///
+/// # Errors
+/// [`SceneError::Io`], [`SceneError::Json`], [`SceneError::Version`].
+pub fn parse_scene(reader: impl std::io::Read) -> Result<Scene, SceneError> {
+    let scene: Scene = serde_json::from_reader(reader)?;
     check_version(scene.version)?;
     Ok(scene)
 }
@@ -246,8 +260,15 @@ pub fn read_scene(path: &std::path::Path) -> Result<Scene, SceneError> {
 /// # Errors
 /// As [`read_scene`].
 pub fn read_pairs(path: &std::path::Path) -> Result<PairsFile, SceneError> {
-    let file: PairsFile =
-        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(path)?))?;
+    parse_pairs(std::io::BufReader::new(std::fs::File::open(path)?))
+}
+
+/// Parses a pairs file from any reader.
+///
+/// # Errors
+/// As [`parse_scene`].
+pub fn parse_pairs(reader: impl std::io::Read) -> Result<PairsFile, SceneError> {
+    let file: PairsFile = serde_json::from_reader(reader)?;
     check_version(file.version)?;
     Ok(file)
 }
