@@ -267,7 +267,7 @@ fn cell() -> impl Strategy<Value = f64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: shape::testing::cases(128), ..ProptestConfig::default() })]
     #[test]
     fn scenes_f32(s in scene(), c in cell()) { scene_prop::<f32>(s, c)?; }
     #[test]

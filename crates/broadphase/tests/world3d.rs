@@ -177,7 +177,7 @@ fn model_prop<T: Real>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: shape::testing::cases(128), ..ProptestConfig::default() })]
     #[test]
     fn scenes_f32(s in prop::collection::vec((spec3(), pose3()), 0..40), c in 0.2f64..20.0) { scene_prop::<f32>(s, c)?; }
     #[test]

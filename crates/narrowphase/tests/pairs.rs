@@ -173,7 +173,7 @@ macro_rules! for_both {
         mod $name {
             use super::*;
             proptest! {
-                #![proptest_config(ProptestConfig { cases: $cases, ..ProptestConfig::default() })]
+                #![proptest_config(ProptestConfig { cases: shape::testing::cases($cases), ..ProptestConfig::default() })]
                 #[test]
                 fn f32($($arg in $strat),*) { $body::<f32>($($call),*)?; }
                 #[test]

@@ -560,7 +560,7 @@ fn motion() -> impl Strategy<Value = [f64; 6]> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
 
     #[test]
     fn pairs_f32(sa in spec(), pa in pose(), sb in spec(), pb in pose(), m in motion()) {

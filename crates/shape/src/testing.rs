@@ -26,3 +26,14 @@ macro_rules! for_each_precision {
 pub fn test_tolerance<T: crate::Real>(scale: T) -> T {
     T::epsilon() * T::lit(256.0) * num_traits::Float::max(scale, T::one())
 }
+
+/// The number of cases a property test runs: `PROPTEST_CASES` from the
+/// environment when it is set (deep runs, `docs/testing.md`), else the test's
+/// own `default`, chosen to keep CI under its time budget.
+#[must_use]
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}

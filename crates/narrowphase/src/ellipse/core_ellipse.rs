@@ -1068,7 +1068,7 @@ mod tests {
     fn runner(cases: u32) -> TestRunner {
         // A fixed seed: every run checks the same cases; no persistence files.
         let config = Config {
-            cases,
+            cases: shape::testing::cases(cases),
             failure_persistence: None,
             ..Config::default()
         };

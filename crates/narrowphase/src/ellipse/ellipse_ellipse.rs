@@ -756,7 +756,7 @@ mod tests {
         // No failure persistence: this crate keeps no regression files, and a
         // fixed seed makes every run check the same cases.
         let config = Config {
-            cases,
+            cases: shape::testing::cases(cases),
             failure_persistence: None,
             ..Config::default()
         };

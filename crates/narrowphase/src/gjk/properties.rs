@@ -206,7 +206,7 @@ macro_rules! proptest_both {
         mod $name {
             use proptest::prelude::*;
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(256))]
+                #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
                 #[test]
                 fn f32(case in $strategy) {
                     super::$body::<f32>(&case)?;
