@@ -9,6 +9,33 @@ use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{Contact, DispatchError, DispatchTable};
 use shape::{BoundingBox, Real, Shape, Shape3};
 
+/// Widens a bounding box outward by `8 ε · max(|min|, |max|)` per axis
+/// (saturating at the largest finite float). A box with a coordinate that is
+/// not finite is returned as it is, for the grid to reject.
+///
+/// A shape's box is computed by rounding `centre ± extent`, and it can come out
+/// up to one spacing of its coordinates (plus a few `ε` of the extent) inside
+/// the exact box, while the narrow phase works relative to one shape and does
+/// not see that rounding. Far from the origin two shapes can then touch while
+/// their rounded boxes fall into neighbouring cells, and the pair would be lost
+/// (`tests/far.rs` pins such cases). The margin covers both roundings; it adds
+/// candidates only within a few ulps of a box.
+pub fn rounding_margin<T: Real, const D: usize>(b: BoundingBox<T, D>) -> BoundingBox<T, D> {
+    use num_traits::Float;
+    let mut out = b;
+    for i in 0..D {
+        let (lo, hi) = (b.min[i], b.max[i]);
+        if !(Float::is_finite(lo) && Float::is_finite(hi)) {
+            return b;
+        }
+        let pad =
+            T::lit(8.0) * <T as Float>::epsilon() * Float::max(Float::abs(lo), Float::abs(hi));
+        out.min[i] = Float::max(lo - pad, -<T as Float>::max_value());
+        out.max[i] = Float::min(hi + pad, <T as Float>::max_value());
+    }
+    out
+}
+
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dim<const D: usize>;
@@ -28,7 +55,8 @@ pub trait Space<T: Real, const D: usize> {
     fn new_table() -> Self::Table;
     /// Whether every number of the pose is finite.
     fn pose_is_finite(pose: &Self::Pose) -> bool;
-    /// The shape's bounding box at the pose.
+    /// The shape's bounding box at the pose, widened by [`rounding_margin`] so
+    /// that rounding never leaves a point of the shape outside it.
     fn bounding_box(shape: &Self::Shape, pose: &Self::Pose) -> BoundingBox<T, D>;
     /// The narrow-phase boolean test.
     ///
@@ -91,7 +119,7 @@ impl<T: Real> Space<T, 2> for Dim<2> {
             .all(|v| num_traits::Float::is_finite(*v))
     }
     fn bounding_box(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> BoundingBox<T, 2> {
-        shape.bounding_box(pose)
+        rounding_margin(shape.bounding_box(pose))
     }
     fn intersects(
         table: &DispatchTable<T>,
@@ -160,7 +188,7 @@ impl<T: Real> Space<T, 3> for Dim<3> {
             .all(|v| num_traits::Float::is_finite(*v))
     }
     fn bounding_box(shape: &dyn Shape3<T>, pose: &Isometry3<T>) -> BoundingBox<T, 3> {
-        shape.bounding_box(pose)
+        rounding_margin(shape.bounding_box(pose))
     }
     fn intersects(
         table: &DispatchTable3<T>,
