@@ -281,12 +281,23 @@ fn check_version(v: u32) -> Result<(), SceneError> {
     }
 }
 
-fn centroid(points: &[[f64; 2]]) -> [f64; 2] {
+/// The frame of a shape given by world vertices: their centroid, rounded to
+/// `T` (kept in f64 when it does not fit `T`, for the world to reject).
+///
+/// Rounding the centre first and then taking `p − c` in f64 against the
+/// rounded centre keeps the world vertices exact up to rounding at the
+/// shape's own size: far from the origin only the local vertices round, never
+/// the placement. (Rounding after subtracting would move the whole shape by up
+/// to half a spacing of `T` at the centre.)
+fn centroid<T: Real>(points: &[[f64; 2]]) -> [f64; 2] {
     let n = points.len().max(1) as f64;
     let (x, y) = points
         .iter()
         .fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
-    [x / n, y / n]
+    [x / n, y / n].map(|v| {
+        let r = T::lit(v).as_f64();
+        if r.is_finite() { r } else { v }
+    })
 }
 
 /// `p − c` in f64, then converted.
@@ -317,7 +328,7 @@ impl ShapeSpec {
         Ok(match self {
             Self::Point { p } => (Box::new(Point::new(Point2::origin())?), pose(*p, 0.0)),
             Self::Segment { a, b } => {
-                let c = centroid(&[*a, *b]);
+                let c = centroid::<T>(&[*a, *b]);
                 (
                     Box::new(Segment::new(local(*a, c), local(*b, c))?),
                     pose(c, 0.0),
@@ -327,7 +338,7 @@ impl ShapeSpec {
                 (Box::new(Circle::new(T::lit(*radius))?), pose(*center, 0.0))
             }
             Self::Aabb { min, max } => {
-                let c = centroid(&[*min, *max]);
+                let c = centroid::<T>(&[*min, *max]);
                 (
                     Box::new(Aabb::new(local(*min, c), local(*max, c))?),
                     pose(c, 0.0),
@@ -345,17 +356,17 @@ impl ShapeSpec {
                 pose(*center, angle_ok(*angle)?),
             ),
             Self::Triangle { vertices } => {
-                let c = centroid(vertices);
+                let c = centroid::<T>(vertices);
                 let v = vertices.map(|p| local::<T>(p, c));
                 (Box::new(Triangle::new(v[0], v[1], v[2])?), pose(c, 0.0))
             }
             Self::Polygon { vertices } => {
-                let c = centroid(vertices);
+                let c = centroid::<T>(vertices);
                 let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
                 (Box::new(ConvexPolygon::new(&v)?), pose(c, 0.0))
             }
             Self::Capsule { a, b, radius } => {
-                let c = centroid(&[*a, *b]);
+                let c = centroid::<T>(&[*a, *b]);
                 (
                     Box::new(Capsule::new(local(*a, c), local(*b, c), T::lit(*radius))?),
                     pose(c, 0.0),

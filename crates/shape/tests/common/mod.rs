@@ -323,7 +323,19 @@ pub fn reference_min_overlap(
             [t.cos(), t.sin()]
         })
         .collect();
-    for (s, w) in [(sa, &a), (sb, &b)] {
+    for (s, w, pose) in [(sa, &a, pa), (sb, &b, pb)] {
+        // A capsule's flat sides: their normal is exact, not sampled (near a
+        // flat side the overlap varies linearly with the angle, so the uniform
+        // directions alone could miss the minimum by length × step).
+        if let Spec::Capsule(p, q, _) = s {
+            let (sn, cs) = pose[2].sin_cos();
+            let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+            let (dx, dy) = (cs * dx - sn * dy, sn * dx + cs * dy);
+            let n = (dx * dx + dy * dy).sqrt();
+            if n > 0.0 {
+                dirs.push([dy / n, -dx / n]);
+            }
+        }
         if !is_curved(s) && w.len() >= 2 {
             for i in 0..w.len() {
                 let (p, q) = (w[i], w[(i + 1) % w.len()]);
