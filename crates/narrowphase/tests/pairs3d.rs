@@ -5,7 +5,8 @@
 //! (the minimum support overlap over 576 directions plus every box's face
 //! normals and edge cross products; closed forms for spheres), contact
 //! validity (moving B by depth ± ε separates / does not), invariance under a
-//! rigid motion of both shapes, and no NaN.
+//! rigid motion of both shapes, and no NaN; far from the origin, the same
+//! answers as near it.
 
 use core::any::Any;
 
@@ -581,5 +582,80 @@ proptest! {
     #[test]
     fn boxes_f32(ha in prop::array::uniform3(0.2..1.5_f64), pa in pose(), hb in prop::array::uniform3(0.2..1.5_f64), pb in pose(), m in motion()) {
         pair_props::<f32>(Spec::Cuboid(ha), pa, Spec::Cuboid(hb), pb, m)?;
+    }
+}
+
+// ------------------------------------------------------- far from the origin
+
+/// Both shapes moved by the same offset `O` (f32 up to 1e5, f64 up to 1e12),
+/// with translations on the float grid at `O` so that the far poses are exact:
+/// the relative pose is the same bit for bit, so the answer must be the same
+/// (the bound of `docs/conventions.md`, "Far from the origin"), and contact
+/// points move by `O` up to one spacing `h` of output rounding.
+fn far_props<T: Real>(
+    sa: Spec,
+    pa: [f64; 6],
+    sb: Spec,
+    pb: [f64; 6],
+    (u, dir): (f64, [f64; 3]),
+) -> Result<(), TestCaseError> {
+    let max: f64 = if T::epsilon().as_f64() > 1e-10 {
+        1e5
+    } else {
+        1e12
+    };
+    let norm = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
+    prop_assume!(norm > 1e-3);
+    let m = max.powf(u);
+    let h = 2f64.powf((2.0 * (m + 8.0_f64)).log2().floor()) * T::epsilon().as_f64();
+    let snap = |x: f64| (x / h).round() * h;
+    let o = dir.map(|d| snap(d / norm * m));
+    let snapped = |p: [f64; 6]| [snap(p[0]), snap(p[1]), snap(p[2]), p[3], p[4], p[5]];
+    let (pa, pb) = (snapped(pa), snapped(pb));
+    let moved = |p: [f64; 6]| [p[0] + o[0], p[1] + o[1], p[2] + o[2], p[3], p[4], p[5]];
+    let t = DispatchTable3::<T>::shared();
+    let (a, b) = (build::<T>(&sa), build::<T>(&sb));
+    let near = t
+        .contact(a.as_ref(), &iso(&pa), b.as_ref(), &iso(&pb))
+        .unwrap();
+    let far = t
+        .contact(a.as_ref(), &iso(&moved(pa)), b.as_ref(), &iso(&moved(pb)))
+        .unwrap();
+    prop_assert_eq!(near.is_some(), far.is_some(), "offset {:?}", o);
+    prop_assert_eq!(
+        t.intersects(a.as_ref(), &iso(&moved(pa)), b.as_ref(), &iso(&moved(pb)))
+            .unwrap(),
+        far.is_some()
+    );
+    if let (Some(x), Some(y)) = (near, far) {
+        prop_assert!(no_nan(&y));
+        let tol = tol::<T>(16.0).as_f64();
+        prop_assert!((x.depth - y.depth).as_f64().abs() <= tol, "{x:?} vs {y:?}");
+        prop_assert!((world(&x) - world(&y)).norm() <= tol, "{x:?} vs {y:?}");
+        for (p, q) in [(x.point_a, y.point_a), (x.point_b, y.point_b)] {
+            for i in 0..3 {
+                let d = q[i].as_f64() - o[i] - p[i].as_f64();
+                prop_assert!(d.abs() <= h + tol, "{p:?} near, {q:?} far, offset {o:?}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn offset() -> impl Strategy<Value = (f64, [f64; 3])> {
+    (0.0..=1.0_f64, prop::array::uniform3(-1.0..1.0_f64))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
+
+    #[test]
+    fn far_f32(sa in spec(), pa in pose(), sb in spec(), pb in pose(), o in offset()) {
+        far_props::<f32>(sa, pa, sb, pb, o)?;
+    }
+
+    #[test]
+    fn far_f64(sa in spec(), pa in pose(), sb in spec(), pb in pose(), o in offset()) {
+        far_props::<f64>(sa, pa, sb, pb, o)?;
     }
 }
