@@ -14,6 +14,16 @@ pub enum ShapeError {
         /// The parameter, e.g. `"radius"` or `"center"`.
         field: &'static str,
     },
+    /// A size or a local coordinate is larger than
+    /// [`tolerance::max_size`](crate::tolerance::max_size) (f32: 1.2e18, f64:
+    /// 8.4e152): the kernels could not square it. Place big worlds with poses,
+    /// not with huge local coordinates.
+    TooLarge {
+        /// The parameter, e.g. `"radius"` or `"vertex"`.
+        field: &'static str,
+        /// The value that was given.
+        value: f64,
+    },
     /// A vertex has a NaN or infinite coordinate.
     NonFiniteVertex {
         /// Index of the vertex in the input.
@@ -64,6 +74,10 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NonFinite { field } => write!(f, "{field} is NaN or infinite"),
+            Self::TooLarge { field, value } => write!(
+                f,
+                "{field} is too large: {value:e} (the limit is √MAX / 16 of the precision)"
+            ),
             Self::NonFiniteVertex { index } => {
                 write!(f, "vertex {index} has a NaN or infinite coordinate")
             }

@@ -12,6 +12,7 @@
 //! | axes shorter than this (relative to the shapes' scale) are skipped by the generic SAT | [`axis_length_squared`] = (16 ε)² | 3.6e-12 | 1.3e-29 |
 //! | GJK/EPA fallback: shapes closer than `gjk · scale` may be reported touching; curved EPA depths are accurate to it | [`gjk`] = 64 ε | 7.6e-6 | 1.4e-14 |
 //! | ellipse contacts: directions whose overlaps differ by less than `ellipse_tie · scale` are ties (the smallest angle from +x wins) | [`ellipse_tie`] = 8 ε | 9.5e-7 | 1.8e-15 |
+//! | construction: the largest size or local coordinate a shape may have (a limit, not a tolerance) | [`max_size`] = √MAX / 16 | 1.2e18 | 8.4e152 |
 //!
 //! The exact kernels (everything the dispatch table registers for built-in
 //! pairs) use no tolerance: their decisions are comparisons of computed
@@ -55,4 +56,16 @@ pub fn gjk<T: Real>() -> T {
 #[inline]
 pub fn ellipse_tie<T: Real>() -> T {
     T::epsilon() * T::lit(8.0)
+}
+
+/// The largest size (radius, half extent) or local coordinate (a vertex, an
+/// end point) that construction accepts: `√MAX / 16` of `T` (f32: 1.2e18,
+/// f64: 8.4e152). Beyond it, the squares of sizes that the kernels compute
+/// overflow, and their answers would be wrong; constructors return
+/// [`ShapeError::TooLarge`](crate::ShapeError::TooLarge). Poses are not
+/// limited: shapes can sit anywhere up to the float limits.
+#[must_use]
+#[inline]
+pub fn max_size<T: Real>() -> T {
+    num_traits::Float::sqrt(<T as num_traits::Float>::max_value()) * T::lit(1.0 / 16.0)
 }

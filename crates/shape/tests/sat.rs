@@ -170,7 +170,7 @@ macro_rules! for_both {
         mod $name {
             use super::*;
             proptest! {
-                #![proptest_config(ProptestConfig { cases: shape::testing::cases(128), ..ProptestConfig::default() })]
+                #![proptest_config(ProptestConfig { cases: shape::testing::cases(128), max_global_rejects: shape::testing::cases(128), ..ProptestConfig::default() })]
                 #[test]
                 fn f32($($arg in $strat),*) { $body::<f32>($($arg),*)?; }
                 #[test]

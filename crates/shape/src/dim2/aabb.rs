@@ -5,7 +5,7 @@ use core::any::Any;
 use nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
 use num_traits::Float;
 
-use super::{check_finite_point, check_positive, check_positive_vector};
+use super::{check_finite_point, check_positive_vector, check_positive_width};
 use crate::{
     BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
 };
@@ -41,15 +41,17 @@ impl<T: Real> Aabb<T> {
     pub fn new(min: Point2<T>, max: Point2<T>) -> Result<Self, ShapeError> {
         check_finite_point(&min, "min")?;
         check_finite_point(&max, "max")?;
-        check_positive(max.x - min.x, "width (max.x - min.x)")?;
-        check_positive(max.y - min.y, "height (max.y - min.y)")?;
+        check_positive_width(max.x - min.x, "width (max.x - min.x)")?;
+        check_positive_width(max.y - min.y, "height (max.y - min.y)")?;
         Ok(Self { min, max })
     }
 
     /// The box `[−h, h]` centred on the local origin.
     ///
     /// # Errors
-    /// As [`Aabb::new`], for half extents that are not finite and positive.
+    /// As [`Aabb::new`], for half extents that are not finite and positive
+    /// (field `"half_extents.x"` or `".y"`), and [`ShapeError::NonFinite`] with
+    /// the field of [`Aabb::new`] when the full width `2h` overflows.
     ///
     /// ```
     /// use nalgebra::Vector2;
@@ -59,10 +61,8 @@ impl<T: Real> Aabb<T> {
     /// ```
     pub fn from_half_extents(half_extents: Vector2<T>) -> Result<Self, ShapeError> {
         check_positive_vector(&half_extents, "half_extents.x", "half_extents.y")?;
-        Ok(Self {
-            min: Point2::from(-half_extents),
-            max: Point2::from(half_extents),
-        })
+        // The width 2h may still overflow; `new` reports that on its axis.
+        Self::new(Point2::from(-half_extents), Point2::from(half_extents))
     }
 
     /// The corner with the smallest coordinates.
@@ -221,12 +221,20 @@ mod tests {
                 ..
             })
         ));
-        // Overflowing width: finite corners whose difference is infinite.
+        // Corners beyond the largest local coordinate (their width would
+        // overflow): too large.
         let huge = Aabb::new(
             Point2::new(-<T as Float>::max_value(), T::zero()),
             Point2::new(<T as Float>::max_value(), T::one()),
         );
-        assert!(matches!(huge, Err(ShapeError::NonFinite { .. })));
+        assert!(matches!(
+            huge,
+            Err(ShapeError::TooLarge { field: "min", .. })
+        ));
+        let limit = crate::tolerance::max_size::<T>();
+        // Widths are sizes: up to the limit too.
+        let half = limit * T::half();
+        assert!(Aabb::new(Point2::new(-half, T::zero()), Point2::new(half, T::one())).is_ok());
     }
     for_each_precision!(rejects, rejects_bad_input);
 }

@@ -4,7 +4,7 @@ use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
-use super::{check_finite_point, check_positive, polygonal, unit_direction};
+use super::{check_finite_extent, check_finite_point, check_positive, polygonal, unit_direction};
 use crate::{
     BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
 };
@@ -25,7 +25,8 @@ impl<T: Real> Capsule<T> {
     /// [`ShapeError::NonFinite`] for a NaN or infinite number,
     /// [`ShapeError::NonPositiveSize`] for a radius that is not positive,
     /// [`ShapeError::CoincidentEndpoints`] when `a == b` (use a
-    /// [`Circle`](crate::Circle)).
+    /// [`Circle`](crate::Circle)); [`ShapeError::NonFinite`] with field
+    /// `"extent (b - a)"` when `b − a` overflows.
     ///
     /// ```
     /// use nalgebra::Point2;
@@ -44,6 +45,7 @@ impl<T: Real> Capsule<T> {
         if a == b {
             return Err(ShapeError::CoincidentEndpoints);
         }
+        check_finite_extent(&a, &b, "extent (b - a)")?;
         Ok(Self { a, b, radius })
     }
 

@@ -4,7 +4,7 @@ use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
-use super::check_positive_vector;
+use super::{check_positive_vector, scaled_norm, unit_direction};
 use crate::{BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind};
 
 /// The closed ellipse `(x / rx)² + (y / ry)² ≤ 1` centred on the local origin,
@@ -47,16 +47,16 @@ impl<T: Real> Ellipse<T> {
     /// `(rx² dx, ry² dy) / √(rx² dx² + ry² dy²)`; the centre for a zero direction.
     #[must_use]
     pub fn local_support_point(&self, dir: &Vector2<T>) -> Point2<T> {
-        let s = Vector2::new(
-            self.radii.x * self.radii.x * dir.x,
-            self.radii.y * self.radii.y * dir.y,
-        );
-        // |(rx dx, ry dy)|, computed by norm() so that huge directions do not overflow.
-        let len = Vector2::new(self.radii.x * dir.x, self.radii.y * dir.y).norm();
-        if len > T::zero() && len.is_finite() {
-            Point2::from(s / len)
-        } else {
-            Point2::origin()
+        // diag(r) · w with w the unit vector along (rx dx, ry dy): the same
+        // point, computed from unit vectors so that neither the squared radii
+        // nor the squared lengths overflow (huge ellipses) or underflow (tiny
+        // radii, tiny directions).
+        let Some(d) = unit_direction(dir) else {
+            return Point2::origin();
+        };
+        match unit_direction(&self.radii.component_mul(&d)) {
+            Some(w) => Point2::from(self.radii.component_mul(&w)),
+            None => Point2::origin(),
         }
     }
 
@@ -67,7 +67,7 @@ impl<T: Real> Ellipse<T> {
     pub fn project(&self, pose: &Isometry2<T>, axis: &Vector2<T>) -> Interval<T> {
         let c = pose.translation.vector.dot(axis);
         let a = pose.rotation.inverse_transform_vector(axis);
-        let r = Vector2::new(self.radii.x * a.x, self.radii.y * a.y).norm();
+        let r = scaled_norm(&Vector2::new(self.radii.x * a.x, self.radii.y * a.y));
         Interval::new(c - r, c + r)
     }
 }

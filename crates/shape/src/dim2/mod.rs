@@ -48,8 +48,28 @@ pub(crate) fn check_finite<T: Real>(v: T, field: &'static str) -> Result<(), Sha
     }
 }
 
-/// Checks that a size is finite and strictly positive.
+/// Checks that a finite number is within [`max_size`](crate::tolerance::max_size)
+/// in magnitude.
+pub(crate) fn check_size<T: Real>(v: T, field: &'static str) -> Result<(), ShapeError> {
+    if num_traits::Float::abs(v) <= crate::tolerance::max_size::<T>() {
+        Ok(())
+    } else {
+        Err(ShapeError::TooLarge {
+            field,
+            value: v.as_f64(),
+        })
+    }
+}
+
+/// Checks that a size is finite, strictly positive and not too large.
 pub(crate) fn check_positive<T: Real>(v: T, field: &'static str) -> Result<(), ShapeError> {
+    check_positive_width(v, field)?;
+    check_size(v, field)
+}
+
+/// Checks that a width (the difference of two coordinates that were checked
+/// themselves, so at most twice the size limit) is finite and strictly positive.
+pub(crate) fn check_positive_width<T: Real>(v: T, field: &'static str) -> Result<(), ShapeError> {
     check_finite(v, field)?;
     if v > T::zero() {
         Ok(())
@@ -61,13 +81,15 @@ pub(crate) fn check_positive<T: Real>(v: T, field: &'static str) -> Result<(), S
     }
 }
 
-/// Checks that both coordinates of a point are finite.
+/// Checks that both coordinates of a (local) point are finite and not too large.
 pub(crate) fn check_finite_point<T: Real>(
     p: &Point2<T>,
     field: &'static str,
 ) -> Result<(), ShapeError> {
     check_finite(p.x, field)?;
-    check_finite(p.y, field)
+    check_finite(p.y, field)?;
+    check_size(p.x, field)?;
+    check_size(p.y, field)
 }
 
 /// Checks that both coordinates of a vector are finite and positive.
@@ -85,9 +107,34 @@ pub(crate) fn check_positive_vector<T: Real>(
 /// neither underflow nor overflow.
 pub(crate) fn unit_direction<T: Real>(dir: &Vector2<T>) -> Option<Vector2<T>> {
     let m = dir.amax();
-    if !(m > T::zero() && num_traits::Float::is_finite(m)) {
+    // `amax` skips a NaN component: test both components too.
+    let finite = num_traits::Float::is_finite(dir.x) && num_traits::Float::is_finite(dir.y);
+    if !(finite && m > T::zero() && num_traits::Float::is_finite(m)) {
         return None;
     }
     let d = dir / m;
     Some(d / d.norm())
+}
+
+/// The length of `v`, computed as `m · |v / m|` with `m` its largest absolute
+/// component, so that it neither overflows (components above `√MAX`) nor
+/// underflows (subnormal squares) while the length itself is representable.
+pub(crate) fn scaled_norm<T: Real>(v: &Vector2<T>) -> T {
+    let m = v.amax();
+    if !(m > T::zero() && num_traits::Float::is_finite(m)) {
+        return m;
+    }
+    (v / m).norm() * m
+}
+
+/// Checks that the difference of two finite points is finite: a shape whose
+/// size overflows the precision is rejected (its queries would compute `∞ − ∞`).
+pub(crate) fn check_finite_extent<T: Real>(
+    a: &Point2<T>,
+    b: &Point2<T>,
+    field: &'static str,
+) -> Result<(), ShapeError> {
+    let d = b - a;
+    check_finite(d.x, field)?;
+    check_finite(d.y, field)
 }

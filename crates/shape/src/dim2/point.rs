@@ -131,13 +131,17 @@ mod tests {
                 Err(ShapeError::NonFinite { field: "point" })
             ));
         }
-        assert!(
+        // A local coordinate beyond `max_size` is too large; poses place
+        // points anywhere.
+        assert!(matches!(
             Point::new(Point2::new(
                 <T as Float>::max_value(),
                 -<T as Float>::max_value()
-            ))
-            .is_ok()
-        );
+            )),
+            Err(ShapeError::TooLarge { field: "point", .. })
+        ));
+        let limit = crate::tolerance::max_size::<T>();
+        assert!(Point::new(Point2::new(limit, -limit)).is_ok());
     }
     for_each_precision!(rejects, rejects_non_finite);
 }

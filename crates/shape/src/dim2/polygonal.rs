@@ -120,7 +120,21 @@ pub(crate) fn closest_on_polygon<T: Real>(vertices: &[Point2<T>], p: &Point2<T>)
 #[inline]
 pub(crate) fn outward_normal<T: Real>(a: &Point2<T>, b: &Point2<T>) -> Vector2<T> {
     let e = b - a;
-    Vector2::new(e.y, -e.x).normalize()
+    let n = Vector2::new(e.y, -e.x);
+    // Scaled before normalising: edges whose squared length overflows or is
+    // subnormal still give a unit normal (a validated edge is finite, non-zero).
+    super::unit_direction(&n).unwrap_or(n)
+}
+
+/// An edge vector longer than 1 divided by its largest absolute component, so
+/// that cross products and squared lengths of huge edges do not overflow (the
+/// collinearity and convexity tests are scale-invariant). Shorter edges are
+/// kept as they are: a shape so tiny that its turns underflow stays refused
+/// as collinear, since its queries could not tell its sides apart either.
+#[inline]
+fn scaled<T: Real>(v: Vector2<T>) -> Vector2<T> {
+    let m = v.amax();
+    if m > T::one() { v / m } else { v }
 }
 
 /// Twice the signed area of a polygon (positive when counter-clockwise),
@@ -149,6 +163,19 @@ pub(crate) fn check_vertices<T: Real>(points: &[Point2<T>], min: usize) -> Resul
     {
         return Err(ShapeError::NonFiniteVertex { index });
     }
+    for p in points {
+        super::check_size(p.x, "vertex")?;
+        super::check_size(p.y, "vertex")?;
+    }
+    // A shape whose size overflows the precision (`max − min = ∞`) is refused.
+    if let Some(b) = BoundingBox2::from_points(points) {
+        let e = b.extents();
+        if !(e.x.is_finite() && e.y.is_finite()) {
+            return Err(ShapeError::NonFinite {
+                field: "extent (max - min of the vertices)",
+            });
+        }
+    }
     Ok(())
 }
 
@@ -175,8 +202,8 @@ pub(crate) fn validate_convex<T: Real>(points: &[Point2<T>]) -> Result<Vec<Point
     let sine = tolerance::collinear_sine::<T>();
     let mut winding = T::zero();
     for i in 0..n {
-        let e1 = ccw[i] - ccw[(i + n - 1) % n];
-        let e2 = ccw[(i + 1) % n] - ccw[i];
+        let e1 = scaled(ccw[i] - ccw[(i + n - 1) % n]);
+        let e2 = scaled(ccw[(i + 1) % n] - ccw[i]);
         let cross = e1.perp(&e2);
         if Float::abs(cross) <= sine * e1.norm() * e2.norm() {
             return Err(ShapeError::CollinearVertices { index: original(i) });
@@ -196,8 +223,8 @@ pub(crate) fn validate_convex<T: Real>(points: &[Point2<T>]) -> Result<Vec<Point
 /// Whether `a → b → c` turns left by more than the collinearity tolerance.
 #[inline]
 fn strictly_left<T: Real>(a: &Point2<T>, b: &Point2<T>, c: &Point2<T>) -> bool {
-    let e1 = b - a;
-    let e2 = c - b;
+    let e1 = scaled(b - a);
+    let e2 = scaled(c - b);
     e1.perp(&e2) > tolerance::collinear_sine::<T>() * e1.norm() * e2.norm()
 }
 

@@ -4,7 +4,7 @@ use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
-use super::{check_finite_point, polygonal};
+use super::{check_finite_extent, check_finite_point, polygonal, scaled_norm};
 use crate::{
     BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
 };
@@ -23,7 +23,8 @@ impl<T: Real> Segment<T> {
     /// # Errors
     /// [`ShapeError::NonFinite`] for a NaN or infinite coordinate,
     /// [`ShapeError::CoincidentEndpoints`] when `a == b` (use a
-    /// [`Point`](crate::Point)).
+    /// [`Point`](crate::Point)); [`ShapeError::NonFinite`] with field
+    /// `"extent (b - a)"` when `b − a` overflows.
     ///
     /// ```
     /// use nalgebra::Point2;
@@ -38,6 +39,7 @@ impl<T: Real> Segment<T> {
         if a == b {
             return Err(ShapeError::CoincidentEndpoints);
         }
+        check_finite_extent(&a, &b, "extent (b - a)")?;
         Ok(Self { a, b })
     }
 
@@ -56,7 +58,7 @@ impl<T: Real> Segment<T> {
     /// The length `|b − a|`.
     #[must_use]
     pub fn length(&self) -> T {
-        (self.b - self.a).norm()
+        scaled_norm(&(self.b - self.a))
     }
 
     /// The point of the segment closest to local point `p`.

@@ -18,6 +18,7 @@ use core::any::Any;
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use super::{Convex3, Shape3, check_finite_point3, check_positive_vector3};
+use crate::dim2::check_positive_width;
 use crate::{BoundingBox3, Interval, Real, ShapeError, ShapeKind};
 
 /// A closed axis-aligned box `[min, max]` (per axis), moved but never rotated by
@@ -55,7 +56,10 @@ impl<T: Real> Aabb3<T> {
     pub fn new(min: Point3<T>, max: Point3<T>) -> Result<Self, ShapeError> {
         check_finite_point3(&min, "min")?;
         check_finite_point3(&max, "max")?;
-        check_positive_vector3(&(max - min), ["extent.x", "extent.y", "extent.z"])?;
+        let e = max - min;
+        check_positive_width(e.x, "extent.x")?;
+        check_positive_width(e.y, "extent.y")?;
+        check_positive_width(e.z, "extent.z")?;
         Ok(Self { min, max })
     }
 
@@ -324,7 +328,8 @@ mod tests {
                 ShapeError::NonPositiveSize { field, value }
             );
         }
-        // max − min overflows: not a finite size.
+        // Corners beyond the largest local coordinate (max − min would
+        // overflow): too large.
         let big = <T as num_traits::Float>::max_value();
         assert_eq!(
             Aabb3::new(
@@ -332,7 +337,10 @@ mod tests {
                 Point3::new(big, one, one)
             )
             .unwrap_err(),
-            ShapeError::NonFinite { field: "extent.x" }
+            ShapeError::TooLarge {
+                field: "min",
+                value: -big.as_f64()
+            }
         );
         // from_half_extents: each field by name.
         let make = |x: T, y: T, z: T| Aabb3::from_half_extents(Vector3::new(x, y, z));
@@ -364,9 +372,19 @@ mod tests {
         );
         assert_eq!(
             make(one, big, one).unwrap_err(),
-            ShapeError::NonFinite { field: "extent.y" }
+            ShapeError::TooLarge {
+                field: "half_extents.y",
+                value: big.as_f64()
+            }
         );
-        assert!(make(T::min_positive_value(), one, big / T::two()).is_ok());
+        assert!(
+            make(
+                T::min_positive_value(),
+                one,
+                crate::tolerance::max_size::<T>() * T::half()
+            )
+            .is_ok()
+        );
     }
     for_each_precision!(rejects, rejects_bad_corners);
 }

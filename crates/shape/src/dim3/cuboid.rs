@@ -404,7 +404,15 @@ mod tests {
                 value: -1.0
             }
         );
-        assert!(make(T::min_positive_value(), one, <T as Float>::max_value()).is_ok());
+        let limit = crate::tolerance::max_size::<T>();
+        assert!(make(T::min_positive_value(), one, limit).is_ok());
+        assert_eq!(
+            make(one, one, <T as Float>::max_value()).unwrap_err(),
+            ShapeError::TooLarge {
+                field: "half_extents.z",
+                value: <T as Float>::max_value().as_f64()
+            }
+        );
     }
     for_each_precision!(rejects, rejects_bad_half_extents);
 }

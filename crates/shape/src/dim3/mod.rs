@@ -26,14 +26,19 @@ pub use traits::{Convex3, Shape3};
 
 use nalgebra::{Point3, Vector3};
 
-use crate::dim2::{check_finite, check_positive};
+use crate::dim2::{check_finite, check_positive, check_size};
 use crate::{Real, ShapeError};
 
-/// Checks that the three coordinates of a point are finite.
+/// Checks that the three coordinates of a (local) point are finite and not
+/// too large.
 fn check_finite_point3<T: Real>(p: &Point3<T>, field: &'static str) -> Result<(), ShapeError> {
-    check_finite(p.x, field)?;
-    check_finite(p.y, field)?;
-    check_finite(p.z, field)
+    for v in [p.x, p.y, p.z] {
+        check_finite(v, field)?;
+    }
+    for v in [p.x, p.y, p.z] {
+        check_size(v, field)?;
+    }
+    Ok(())
 }
 
 /// Checks that the three coordinates of a vector are finite and strictly

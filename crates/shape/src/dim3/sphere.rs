@@ -96,7 +96,8 @@ impl<T: Real> Convex3<T> for Sphere<T> {
         let m = dir
             .iter()
             .fold(T::zero(), |m, &v| Float::max(m, Float::abs(v)));
-        if !(m > T::zero() && m.is_finite()) {
+        // (`Float::max` skips NaN: test every component too.)
+        if !(m > T::zero() && m.is_finite() && dir.iter().all(|v| v.is_finite())) {
             return c;
         }
         let d = dir / m;
