@@ -163,6 +163,15 @@ impl<T: Real> Dimension<T> for Dim2 {
             None
         }
     }
+    fn bounds_disjoint(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+    ) -> bool {
+        let (ba, bb) = (a.bounding_box(pose_a), b.bounding_box(pose_b));
+        ba.is_valid() && bb.is_valid() && !ba.intersects(&bb)
+    }
     /// The generic SAT or GJK/EPA, computed with the poses shifted so that A
     /// sits at the origin's translation (relative coordinates for precision;
     /// rotations kept, since an `Aabb` interprets its own pose).

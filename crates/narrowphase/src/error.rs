@@ -22,6 +22,11 @@ pub enum DispatchError {
         /// The kind the shape reported.
         kind: ShapeKind,
     },
+    /// A pose has a NaN or infinite number (translation or rotation): there
+    /// is no answer to give. Also returned when two finite poses are so far
+    /// apart that one relative to the other overflows and the shapes' bounding
+    /// boxes do not prove them apart (shapes as large as the float range).
+    NonFinitePose,
 }
 
 impl fmt::Display for DispatchError {
@@ -37,6 +42,7 @@ impl fmt::Display for DispatchError {
                 "a shape reports kind {kind} but as_any() does not return the type registered \
                  for that kind"
             ),
+            Self::NonFinitePose => write!(f, "a pose has a NaN or infinite number"),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! grown by its radius, a capsule a segment, a box a polygon grown by zero), so
 //! one family of kernels, monomorphised per pair, serves them all.
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::{Point2, SVector, Vector2};
 use shape::{Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, Segment, Triangle};
 
 /// A shape as a convex core plus a radius, in its local frame.
@@ -96,7 +96,34 @@ impl<T: Real> Polygonal<T> for Circle<T> {
 
 fn segment_normal<T: Real>(a: &Point2<T>, b: &Point2<T>) -> Vector2<T> {
     let d = b - a;
-    Vector2::new(d.y, -d.x).normalize()
+    unit(Vector2::new(d.y, -d.x))
+}
+
+/// `v` scaled to unit length, divided by its largest absolute component first
+/// so that a vector whose squared length underflows (a segment of f32 length
+/// 1e-30) or overflows still gives a unit vector rather than NaN. `v` must be
+/// finite and non-zero (a validated segment's direction is).
+#[inline]
+pub(crate) fn unit<T: Real>(v: Vector2<T>) -> Vector2<T> {
+    let u = v / v.amax();
+    u / u.norm()
+}
+
+/// The length and unit direction of `v`, computed on `v` divided by its
+/// largest absolute component (no underflow of subnormal squares, no
+/// overflow); `None` for a zero or non-finite `v`.
+#[inline]
+pub(crate) fn length_and_direction<T: Real, const D: usize>(
+    v: SVector<T, D>,
+) -> Option<(T, SVector<T, D>)> {
+    let m = v.amax();
+    // `amax` skips NaN components: test every component too.
+    if !(m > T::zero() && m.is_finite() && v.iter().all(|x| x.is_finite())) {
+        return None;
+    }
+    let u = v / m;
+    let l = u.norm();
+    Some((l * m, u / l))
 }
 
 impl<T: Real> Polygonal<T> for Segment<T> {

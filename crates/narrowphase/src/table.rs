@@ -63,6 +63,19 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
         b: &Self::Shape,
         pose_b: &Self::Pose,
     ) -> Option<Option<Self::Contact>>;
+    /// Whether the shapes' bounding boxes at their poses are provably apart;
+    /// asked only when one shape's pose relative to the other overflows (the
+    /// shapes sit near opposite ends of the float range). `false` when it
+    /// cannot tell: the query is then an error rather than a guess.
+    fn bounds_disjoint(
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+    ) -> bool {
+        let _ = (a, pose_a, b, pose_b);
+        false
+    }
 }
 
 /// A typed boolean kernel: `(a, b, b_in_a) → intersects`.
@@ -260,7 +273,8 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     /// # Errors
     /// [`DispatchError::Unsupported`] when no kernel and no fallback applies,
     /// [`DispatchError::KindMismatch`] when a shape's `as_any()` is not the type
-    /// registered for its kind.
+    /// registered for its kind, [`DispatchError::NonFinitePose`] when a pose has
+    /// a NaN or infinite number.
     #[inline]
     pub fn intersects(
         &self,
@@ -269,14 +283,17 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         b: &D::Shape,
         pose_b: &D::Pose,
     ) -> Result<bool, DispatchError> {
+        check_poses::<T, D>(pose_a, pose_b)?;
         let o = Ordered::new(self, a, pose_a, b, pose_b);
+        let (m, _) = o.relative();
+        if let Some(apart) = o.out_of_range(&m) {
+            return apart.map(|()| false);
+        }
         match o.cell {
-            Some(cell) => {
-                let (m, _) = o.relative();
-                cell.kernel
-                    .intersects(o.data.0, o.data.1, &m)
-                    .ok_or_else(|| o.mismatch())
-            }
+            Some(cell) => cell
+                .kernel
+                .intersects(o.data.0, o.data.1, &m)
+                .ok_or_else(|| o.mismatch()),
             None => Ok(o.fallback()?.is_some()),
         }
     }
@@ -295,10 +312,14 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         b: &D::Shape,
         pose_b: &D::Pose,
     ) -> Result<Option<D::Contact>, DispatchError> {
+        check_poses::<T, D>(pose_a, pose_b)?;
         let o = Ordered::new(self, a, pose_a, b, pose_b);
+        let (m, frame) = o.relative();
+        if let Some(apart) = o.out_of_range(&m) {
+            return apart.map(|()| None);
+        }
         let c = match o.cell {
             Some(cell) => {
-                let (m, frame) = o.relative();
                 let local = cell
                     .kernel
                     .contact(o.data.0, o.data.1, &m)
@@ -337,6 +358,46 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         let table: &'static Self = Box::leak(Box::new(build()));
         list.push((id, table));
         table
+    }
+}
+
+/// Whether every number of the pose is finite.
+#[inline]
+fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
+    let mut i = 0;
+    while let Some(x) = D::pose_number(p, i) {
+        if !num_traits::Float::is_finite(x) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether every number of the pose is at most `√MAX` in magnitude (NaN is
+/// not), so that squared distances in the kernels cannot overflow.
+#[inline]
+fn pose_in_range<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
+    let limit = num_traits::Float::sqrt(<T as num_traits::Float>::max_value());
+    let mut i = 0;
+    while let Some(x) = D::pose_number(p, i) {
+        let a = num_traits::Float::abs(x);
+        if a > limit || a.is_nan() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// [`DispatchError::NonFinitePose`] unless every number of both poses is
+/// finite (a NaN or infinite pose has no answer; kernels would compute NaN).
+#[inline]
+fn check_poses<T: Real, D: Dimension<T>>(a: &D::Pose, b: &D::Pose) -> Result<(), DispatchError> {
+    if pose_is_finite::<T, D>(a) && pose_is_finite::<T, D>(b) {
+        Ok(())
+    } else {
+        Err(DispatchError::NonFinitePose)
     }
 }
 
@@ -401,6 +462,38 @@ impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
         let fa = D::effective_pose(self.first, self.kinds.0, self.pose_first);
         let fb = D::effective_pose(self.second, self.kinds.1, self.pose_second);
         (D::inv_mul(&fa, &fb), fa)
+    }
+
+    /// Whether a kernel or a fallback applies (else the query is
+    /// [`DispatchError::Unsupported`] wherever the shapes are).
+    fn answerable(&self) -> bool {
+        self.cell.is_some() || D::fallback_route(self.first, self.second).is_some()
+    }
+
+    /// The answer for a relative pose `m` outside the kernels' range, where
+    /// squared distances overflow (a number above `√MAX`: shapes near opposite
+    /// ends of the float range, or `∞` when the difference of two finite poses
+    /// overflowed): `Some(Ok(()))` when the shapes' bounding boxes prove them
+    /// apart, `Some(Err(NonFinitePose))` when they do not and `m` is not
+    /// finite. `None` lets the kernel answer (in range, or finite with boxes
+    /// that meet: shapes themselves beyond `√MAX`).
+    #[inline]
+    fn out_of_range(&self, m: &D::Pose) -> Option<Result<(), DispatchError>> {
+        if pose_in_range::<T, D>(m) || !self.answerable() {
+            return None;
+        }
+        self.beyond_range(m)
+    }
+
+    #[cold]
+    fn beyond_range(&self, m: &D::Pose) -> Option<Result<(), DispatchError>> {
+        if D::bounds_disjoint(self.first, self.pose_first, self.second, self.pose_second) {
+            Some(Ok(()))
+        } else if !pose_is_finite::<T, D>(m) {
+            Some(Err(DispatchError::NonFinitePose))
+        } else {
+            None
+        }
     }
 
     fn mismatch(&self) -> DispatchError {

@@ -173,7 +173,13 @@ macro_rules! for_both {
         mod $name {
             use super::*;
             proptest! {
-                #![proptest_config(ProptestConfig { cases: shape::testing::cases($cases), ..ProptestConfig::default() })]
+                // Cases near touching are skipped (`prop_assume!`): allow as
+                // many as there are cases, for deep runs.
+                #![proptest_config(ProptestConfig {
+                    cases: shape::testing::cases($cases),
+                    max_global_rejects: shape::testing::cases($cases),
+                    ..ProptestConfig::default()
+                })]
                 #[test]
                 fn f32($($arg in $strat),*) { $body::<f32>($($call),*)?; }
                 #[test]

@@ -33,3 +33,25 @@ shape::for_each_precision!(
     circle_inside_box,
     circle_centre_inside_box_contact_point_on_the_face
 );
+
+/// Found by the deep run (`PROPTEST_CASES=100000`, `world::scenes_f32`): a
+/// 1e-2 triangle and an ellipse 1.4e5 apart were reported colliding in f32.
+/// The polygon–ellipse kernel maps A's core into the ellipse's unit-disk frame,
+/// where a core that far away compared with its size rounds to a sliver that
+/// seemed to contain the ellipse's centre.
+#[test]
+fn tiny_triangle_far_from_an_ellipse_is_apart() {
+    let table = narrowphase::DispatchTable::<f32>::shared();
+    let tri = ConvexPolygon::new(&[
+        Point2::new(0.002_434_305, -0.002_909_755),
+        Point2::new(0.009_180_225, -0.001_189_585),
+        Point2::new(0.008_730_222, 0.001_463_041),
+    ])
+    .unwrap();
+    let e = Ellipse::new(Vector2::new(4.784_521_6, 0.478_452_16)).unwrap();
+    let pa = Isometry2::new(Vector2::new(17.900_698, -1.016_551_5), 1.257_489);
+    let pb = Isometry2::new(Vector2::new(-99_996.75, 100_002.7), 1.840_811_3);
+    assert!(!table.intersects(&tri, &pa, &e, &pb).unwrap());
+    assert!(!table.intersects(&e, &pb, &tri, &pa).unwrap());
+    assert!(table.contact(&tri, &pa, &e, &pb).unwrap().is_none());
+}

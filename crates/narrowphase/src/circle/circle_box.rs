@@ -19,6 +19,7 @@ use num_traits::Float;
 use shape::{Aabb, Circle, Obb, Real};
 
 use crate::Contact;
+use crate::polygonal::length_and_direction;
 
 /// The circle (radius `r`, centre at A's origin) against a box with half
 /// extents `h` centred at `centre` in B's local frame.
@@ -52,8 +53,9 @@ fn contact<T: Real>(
     // (normal in B's frame, distance from the centre to the box surface, signed:
     // negative inside)
     let (local_n, signed) = if d2 > T::zero() {
-        let len = Float::sqrt(d2);
-        (d / len, len)
+        // From the scaled vector: `d2` may be subnormal, `√d2` inexact.
+        let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
+        (n, len)
     } else {
         let (fx, fy) = (h.x - Float::abs(q.x), h.y - Float::abs(q.y));
         if fx <= fy {
@@ -83,7 +85,8 @@ fn contact<T: Real>(
     };
     Some(Contact {
         normal: Unit::new_unchecked(n),
-        depth: r - signed,
+        // `|d|` may exceed `r` by an ulp where `d2 ≤ r²` held: clamp.
+        depth: Float::max(r - signed, T::zero()),
         point_a: Point2::from(n * r),
         point_b,
     })

@@ -8,6 +8,7 @@ use num_traits::Float;
 use shape::{Circle, Real};
 
 use crate::Contact;
+use crate::polygonal::length_and_direction;
 
 /// Whether the two disks intersect.
 ///
@@ -37,15 +38,12 @@ pub fn circle_circle_contact<T: Real>(
     if d2 > r * r {
         return None;
     }
-    let len = Float::sqrt(d2);
-    let n = if len > T::zero() {
-        d / len
-    } else {
-        Vector2::x()
-    };
+    // Length and direction of the scaled vector: `d2` may be subnormal and
+    // `√d2` too inexact to normalise with (centres 5e-22 apart in f32).
+    let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
     Some(Contact {
         normal: Unit::new_unchecked(n),
-        depth: r - len,
+        depth: Float::max(r - len, T::zero()),
         point_a: Point2::from(n * a.radius()),
         point_b: Point2::from(d - n * b.radius()),
     })

@@ -22,6 +22,7 @@
 //! inside) or the direction from the closest boundary point to the centre.
 
 use nalgebra::{Isometry2, Point2};
+use num_traits::Float;
 use shape::{Circle, ConvexPolygon, Real, Triangle};
 
 use crate::Contact;
@@ -32,26 +33,52 @@ use crate::sat::core_contact;
 #[inline]
 fn circle_core_polygon<T: Real, P: Polygonal<T>>(r: T, p: &P, b_in_a: &Isometry2<T>) -> bool {
     let c = b_in_a.inverse_transform_point(&Point2::origin());
+    scaled_test(r, &c, p, T::one()).unwrap_or_else(|| {
+        // A product overflowed (lengths beyond the fourth root of MAX: about
+        // 4e9 in f32). Every comparison is homogeneous in the lengths, so
+        // scaling them all by a power of two (exact) gives the same answer.
+        let m = (0..p.core_vertex_count()).fold(Float::max(r, c.coords.amax()), |m, i| {
+            Float::max(m, p.core_vertex(i).coords.amax())
+        });
+        let Some(e) = Float::floor(Float::log2(m)).to_i32() else {
+            return false;
+        };
+        let k = Float::powi(T::two(), -e);
+        scaled_test(r * k, &(c * k), p, k).unwrap_or(false)
+    })
+}
+
+/// The test with every length multiplied by `k` (the polygon's vertices as
+/// they are read); `None` when a product overflows.
+#[inline]
+fn scaled_test<T: Real, P: Polygonal<T>>(r: T, c: &Point2<T>, p: &P, k: T) -> Option<bool> {
     let r2 = r * r;
     let n = p.core_vertex_count();
     let mut inside = true;
     for i in 0..n {
-        let v0 = p.core_vertex(i);
-        let v1 = p.core_vertex((i + 1) % n);
+        let v0 = p.core_vertex(i) * k;
+        let v1 = p.core_vertex((i + 1) % n) * k;
         let s = v1 - v0;
         let a = c - v0;
         let b = c - v1;
         let cross = s.perp(&a);
-        if cross * cross <= r2 * s.norm_squared()
-            && (a.dot(&s) * b.dot(&s) <= T::zero()
-                || a.norm_squared() <= r2
-                || b.norm_squared() <= r2)
+        let (lhs, rhs) = (cross * cross, r2 * s.norm_squared());
+        let feet = a.dot(&s) * b.dot(&s);
+        let (da, db) = (a.norm_squared(), b.norm_squared());
+        if !(lhs.is_finite()
+            && rhs.is_finite()
+            && feet.is_finite()
+            && da.is_finite()
+            && db.is_finite())
         {
-            return true;
+            return None;
+        }
+        if lhs <= rhs && (feet <= T::zero() || da <= r2 || db <= r2) {
+            return Some(true);
         }
         inside &= cross >= T::zero();
     }
-    inside
+    Some(inside)
 }
 
 /// Whether a circle and a convex polygon intersect.

@@ -118,6 +118,15 @@ impl<T: Real> Dimension<T> for Dim3 {
     fn fallback_route(_: &dyn Shape3<T>, _: &dyn Shape3<T>) -> Option<Route> {
         None
     }
+    fn bounds_disjoint(
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> bool {
+        let (ba, bb) = (a.bounding_box(pose_a), b.bounding_box(pose_b));
+        ba.is_valid() && bb.is_valid() && !ba.intersects(&bb)
+    }
     fn fallback_contact(
         _: &dyn Shape3<T>,
         _: &Isometry3<T>,

@@ -26,6 +26,7 @@ use num_traits::Float;
 use shape::{Cuboid, Real, Sphere};
 
 use super::Contact3;
+use crate::polygonal::length_and_direction;
 
 /// `q` (the sphere's centre relative to the box centre, in the box's frame)
 /// and `k` (the clamp of `q` to the box).
@@ -75,8 +76,9 @@ pub(super) fn sphere_box_contact<T: Real>(
     // the surface; `outside` tells on which side of it the centre is.
     let outside = d2 > T::zero();
     let (local_n, dist) = if outside {
-        let len = Float::sqrt(d2);
-        (d / len, len)
+        // From the scaled vector: `d2` may be subnormal, `√d2` inexact.
+        let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector3::x()));
+        (n, len)
     } else {
         // Inside (or on the surface): the nearest face, ties to the lower axis.
         let f = Vector3::new(
@@ -103,7 +105,8 @@ pub(super) fn sphere_box_contact<T: Real>(
     };
     let n = b_in_a.rotation * local_n;
     let (depth, point_b) = if outside {
-        (r - dist, b_in_a * (centre + k))
+        // `|d|` may exceed `r` by an ulp where `d2 ≤ r²` held: clamp.
+        (Float::max(r - dist, T::zero()), b_in_a * (centre + k))
     } else {
         // The face point straight across from the centre, against the normal.
         (r + dist, Point3::from(n * -dist))

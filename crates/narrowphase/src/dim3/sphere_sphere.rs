@@ -18,6 +18,7 @@ use num_traits::Float;
 use shape::{Real, Sphere};
 
 use super::Contact3;
+use crate::polygonal::length_and_direction;
 
 /// Whether two spheres intersect; `b_in_a` is B's pose in A's frame.
 ///
@@ -55,15 +56,11 @@ pub fn sphere_sphere_contact<T: Real>(
     if d2 > r * r {
         return None;
     }
-    let len = Float::sqrt(d2);
-    let n = if len > T::zero() {
-        d / len
-    } else {
-        Vector3::x()
-    };
+    // Length and direction of the scaled vector (`d2` may be subnormal).
+    let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector3::x()));
     Some(Contact3 {
         normal: Unit::new_unchecked(n),
-        depth: r - len,
+        depth: Float::max(r - len, T::zero()),
         point_a: Point3::from(n * a.radius()),
         point_b: Point3::from(d - n * b.radius()),
     })

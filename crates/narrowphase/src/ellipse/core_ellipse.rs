@@ -117,7 +117,7 @@ use shape::{Ellipse, Real};
 use super::ellipse_ellipse::{distance_to_filled_ellipse, eberly_root};
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::Contact;
-use crate::polygonal::Polygonal;
+use crate::polygonal::{Polygonal, length_and_direction};
 
 /// Whether a rounded core and an ellipse intersect (closed sets: touching
 /// counts); exact up to floating point. B is placed by `b_in_a`, its pose in
@@ -141,11 +141,45 @@ pub fn core_ellipse<T: Real, A: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> bool {
     let radii = b.radii();
+    if bounding_circles_apart(a, radii, b_in_a) {
+        return false;
+    }
     if core_meets_ellipse(a, radii, b_in_a) {
         return true;
     }
     let r = a.radius();
     r > T::zero() && core_distance(a, radii, b_in_a) <= r
+}
+
+/// `|v|`, computed on `v` divided by its largest absolute component (no
+/// overflow or underflow of the squares).
+#[inline]
+fn length<T: Real>(v: &Vector2<T>) -> T {
+    let m = v.amax();
+    if m > T::zero() && m.is_finite() {
+        (v / m).norm() * m
+    } else {
+        m
+    }
+}
+
+/// Whether A's bounding circle (about its local origin) and the ellipse's
+/// (about its centre) are apart, with a margin above rounding: then so are
+/// the shapes. Decided first because the mapped test below moves A's core
+/// into the ellipse's frame, where a core far away compared with its size
+/// (1/ε times: 1.7e7 in f32) rounds to a point or a flat sliver that would be
+/// taken to contain the ellipse's centre.
+#[inline]
+fn bounding_circles_apart<T: Real, A: Polygonal<T>>(
+    a: &A,
+    radii: Vector2<T>,
+    b_in_a: &Isometry2<T>,
+) -> bool {
+    let core = (0..a.core_vertex_count()).fold(T::zero(), |m, i| {
+        Float::max(m, length(&a.core_vertex(i).coords))
+    });
+    let reach = core + a.radius() + Float::max(radii.x, radii.y);
+    length(&b_in_a.translation.vector) > reach * (T::one() + T::epsilon() * T::lit(8.0))
 }
 
 /// The minimum translation vector of a rounded core and an ellipse, or `None`
@@ -184,8 +218,14 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
     if r > T::zero() && !core_meets_ellipse(a, radii, b_in_a) {
         // First regime: exact, from the closest pair (B's local frame).
         let (p, e, d) = closest_pair(a, radii, b_in_a);
-        if d > T::zero() && d.is_finite() {
-            let n = b_in_a.rotation * ((e - p) / d);
+        // The normal is the closest pair's direction normalised by its own
+        // length (scaled first): `d` may come from the line-gap formula and
+        // differ from `|e − p|` by many ulps for tiny shapes.
+        let v = e - p;
+        let m = v.amax();
+        if d > T::zero() && d.is_finite() && m > T::zero() && m.is_finite() {
+            let u = v / m;
+            let n = b_in_a.rotation * (u / u.norm());
             return Some(Contact {
                 normal: Unit::new_unchecked(n),
                 depth: Float::max(r - d, T::zero()),
@@ -241,7 +281,12 @@ fn core_meets_ellipse<T: Real, A: Polygonal<T>>(
                 if segment_meets_unit_disk(&prev, &cur) {
                     return true;
                 }
-                if (cur - prev).perp(&-prev) < T::zero() {
+                // Strictly inside every edge: the origin on an edge's line
+                // but off the edge (tested just above) is outside a convex
+                // polygon, and an edge that rounded to a point (a core tiny
+                // next to the ellipse) proves nothing.
+                let turn = (cur - prev).perp(&-prev);
+                if turn <= T::zero() || turn.is_nan() {
                     inside = false;
                 }
                 prev = cur;
@@ -293,13 +338,11 @@ struct LineGap<T: Real> {
 
 fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Option<LineGap<T>> {
     let d = q1 - q0;
-    let len = d.norm();
-    if !(len > T::zero() && len.is_finite()) {
-        return None;
-    }
     // Unit normal towards the ellipse's centre: −q0·n ≥ 0 is the line's
-    // distance from the centre.
-    let mut n = Vector2::new(d.y, -d.x) / len;
+    // distance from the centre. (Length and direction of `d` scaled first:
+    // `|d|²` of a tiny edge is subnormal, `|d|` inexact.)
+    let (len, u) = length_and_direction(d)?;
+    let mut n = Vector2::new(u.y, -u.x);
     let mut side = -q0.coords.dot(&n);
     if side < T::zero() {
         n = -n;
@@ -316,7 +359,7 @@ fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Optio
         -radii.x * radii.x * n.x / reach,
         -radii.y * radii.y * n.y / reach,
     );
-    let s = (on_ellipse - q0).dot(&d) / (len * len);
+    let s = (on_ellipse - q0).dot(&u) / len;
     if !(s >= T::zero() && s <= T::one()) {
         return None;
     }
@@ -542,9 +585,8 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         let count = self.a.core_vertex_count();
         for i in 0..self.a.core_edge_count() {
             let d = self.a.core_vertex((i + 1) % count) - self.a.core_vertex(i);
-            let len = d.norm();
-            if len > T::zero() && len.is_finite() {
-                let n = Vector2::new(d.y, -d.x) / len;
+            // Scaled: `|d|²` of a tiny edge is subnormal, `|d|` inexact.
+            if let Some((_, n)) = length_and_direction(Vector2::new(d.y, -d.x)) {
                 self.offer(&mut best, n, self.value_n(&n));
                 if count == 2 {
                     self.offer(&mut best, -n, self.value_n(&-n));
@@ -574,8 +616,20 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         let mut reach = [T::zero(); SCAN_SAMPLES];
         for k in 0..SCAN_SAMPLES {
             let w = Vector2::new(circle[k].x / self.radii.x, circle[k].y / self.radii.y);
-            let inv = T::one() / w.norm();
-            dirs[k] = self.b_to_a(&(w * inv));
+            // |w| from the scaled vector: for a radius of 1e-159 its square
+            // overflows f64 and `w / |w|` would be zero. If `w` itself
+            // overflows, the uniform direction with its support value.
+            let (m, inv) = match length_and_direction(w) {
+                Some((len, m)) => (m, T::one() / len),
+                None => {
+                    let m = circle[k];
+                    (
+                        m,
+                        Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm(),
+                    )
+                }
+            };
+            dirs[k] = self.b_to_a(&m);
             reach[k] = inv;
         }
         self.core_terms(&dirs, &mut values);
@@ -633,8 +687,7 @@ impl<T: Real, A: Polygonal<T>> Objective<T> for Overlap<'_, T, A> {
             return None;
         }
         let d = self.a.core_vertex(to) - self.a.core_vertex(from);
-        let len = d.norm();
-        (len > T::zero() && len.is_finite()).then(|| Vector2::new(d.y, -d.x) / len)
+        length_and_direction(Vector2::new(d.y, -d.x)).map(|(_, n)| n)
     }
 }
 
@@ -1265,21 +1318,20 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+        let n = u64::from(shape::testing::cases(256));
         println!(
-            "reference unclear (skipped): {} of 256; intersecting: {}",
+            "reference unclear (skipped): {} of {n}; intersecting: {}",
             skipped.get(),
             hits.get()
         );
+        // Under 16 per 256 cases; between a quarter and 7/8 intersecting.
+        let (skipped, hits) = (u64::from(skipped.get()), u64::from(hits.get()));
         assert!(
-            skipped.get() < 16,
+            skipped * 256 < 16 * n,
             "too many unclear cases: {}",
-            skipped.get()
+            skipped
         );
-        assert!(
-            hits.get() > 64 && hits.get() < 224,
-            "unbalanced: {}",
-            hits.get()
-        );
+        assert!(hits * 4 > n && hits * 8 < 7 * n, "unbalanced: {}", hits);
     }
     for_each_precision!(prop_reference, prop_agrees_with_reference);
 

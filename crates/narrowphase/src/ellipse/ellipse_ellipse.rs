@@ -96,6 +96,7 @@ use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::Contact;
+use crate::polygonal::length_and_direction;
 
 /// Whether two ellipses intersect (closed sets: touching counts); exact up to
 /// floating point. B is placed by `b_in_a`, its pose in A's local frame.
@@ -391,8 +392,12 @@ impl<T: Real> Overlap<T> {
         let mut values = [T::zero(); SCAN_SAMPLES];
         for k in 0..SCAN_SAMPLES {
             let w = Vector2::new(circle[k].x / self.ra.x, circle[k].y / self.ra.y);
-            let len = w.norm();
-            let n = w / len;
+            // |w| from the scaled vector: for a radius of 1e-159 its square
+            // overflows f64 and `w / |w|` would be zero.
+            let Some((len, n)) = length_and_direction(w) else {
+                (dirs[k], values[k]) = (circle[k], self.value(&circle[k]));
+                continue;
+            };
             let m = self.to_b(&n);
             dirs[k] = n;
             values[k] = T::one() / len + Vector2::new(self.rb.x * m.x, self.rb.y * m.y).norm()
@@ -401,8 +406,12 @@ impl<T: Real> Overlap<T> {
         nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
         for k in 0..SCAN_SAMPLES {
             let w = Vector2::new(circle[k].x / self.rb.x, circle[k].y / self.rb.y);
-            let len = w.norm();
-            let n = self.b_to_a(&(w / len));
+            let Some((len, u)) = length_and_direction(w) else {
+                let n = self.b_to_a(&circle[k]);
+                (dirs[k], values[k]) = (n, self.value(&n));
+                continue;
+            };
+            let n = self.b_to_a(&u);
             dirs[k] = n;
             values[k] = Vector2::new(self.ra.x * n.x, self.ra.y * n.y).norm() + T::one() / len
                 - self.t.dot(&n);
@@ -852,9 +861,11 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-        println!("reference unclear (skipped): {} of 256", skipped.get());
+        let n = shape::testing::cases(256);
+        println!("reference unclear (skipped): {} of {n}", skipped.get());
+        // Under 8 per 256 cases.
         assert!(
-            skipped.get() < 8,
+            u64::from(skipped.get()) * 256 < 8 * u64::from(n),
             "too many unclear cases: {}",
             skipped.get()
         );
@@ -905,7 +916,16 @@ mod tests {
                     misses.set(misses.get() + 1);
                 }
                 // Pushed in by s: the depth is at most s, and it is a true MTV.
-                let s = T::lit(push) * Float::min(r.min(), b.radii().min());
+                // Each ellipse holds a disk of its least curvature radius
+                // (min²/max) tangent at every boundary point, so the pair
+                // still overlaps after a push of less than twice their sum.
+                // (A push by a fraction of the smaller radius, as before, can
+                // go right through a thin tip: found by a deep run.)
+                let rho = |e: &Ellipse<T>| {
+                    let q = e.radii();
+                    q.min() * q.min() / q.max()
+                };
+                let s = T::lit(push) * (rho(&a) + rho(&b));
                 let inside = moved(&p, &n, -s);
                 let c = contact(&a, &b, &inside);
                 prop_assert!(c.depth <= s + test_tolerance(scale), "{:?} {:?}", c, s);

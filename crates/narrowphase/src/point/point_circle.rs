@@ -8,6 +8,7 @@ use num_traits::Float;
 use shape::{Circle, Point, Real};
 
 use crate::Contact;
+use crate::polygonal::length_and_direction;
 
 /// Whether the point lies in the closed disk.
 ///
@@ -38,16 +39,13 @@ pub fn point_circle_contact<T: Real>(
     if d2 > r * r {
         return None;
     }
-    let len = Float::sqrt(d2);
-    let n = if len > T::zero() {
-        d / len
-    } else {
-        Vector2::x()
-    };
+    // Length and direction of the scaled vector (`d2` may be subnormal).
+    let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
+    let depth = Float::max(r - len, T::zero());
     Some(Contact {
         normal: Unit::new_unchecked(n),
-        depth: r - len,
+        depth,
         point_a: p,
-        point_b: p - n * (r - len),
+        point_b: p - n * depth,
     })
 }

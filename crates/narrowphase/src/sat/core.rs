@@ -37,7 +37,7 @@ use num_traits::Float;
 use shape::Real;
 
 use crate::Contact;
-use crate::polygonal::Polygonal;
+use crate::polygonal::{Polygonal, length_and_direction, unit};
 
 /// Whether the two rounded cores intersect (closed sets: touching counts).
 #[inline]
@@ -75,17 +75,23 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             if radii <= T::zero() {
                 return None;
             }
-            let (pa, pb) = closest_core_points(a, b, b_in_a);
+            let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
             let d2 = (pb - pa).norm_squared();
             if d2 > radii * radii {
                 return None;
             }
-            let d = Float::sqrt(d2);
-            let n = if d > T::zero() { (pb - pa) / d } else { axis };
+            // From the edge holding a closest point when there is one; else
+            // length and direction from the scaled vector: `d2` may be
+            // subnormal (cores 1e-160 apart in f64), and `√d2` too inexact to
+            // normalise with.
+            let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+                let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), axis));
+                (n, d)
+            });
             let n = Unit::new_unchecked(n);
             return Some(Contact {
                 normal: n,
-                depth: radii - d,
+                depth: Float::max(radii - d, T::zero()),
                 point_a: pa + n.into_inner() * ra,
                 point_b: pb - n.into_inner() * rb,
             });
@@ -194,10 +200,10 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     }
     if na <= 2 && nb <= 2 {
         // Two degenerate cores: the segments' directions decide collinear cases.
-        if na == 2 && test((a.core_vertex(1) - a.core_vertex(0)).normalize()) {
+        if na == 2 && test(unit(a.core_vertex(1) - a.core_vertex(0))) {
             return best;
         }
-        if nb == 2 && test(b_in_a.rotation * (b.core_vertex(1) - b.core_vertex(0)).normalize()) {
+        if nb == 2 && test(b_in_a.rotation * unit(b.core_vertex(1) - b.core_vertex(0))) {
             return best;
         }
     }
@@ -281,14 +287,35 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> (Point2<T>, Point2<T>) {
-    let mut best = (a.core_vertex(0), b_in_a * b.core_vertex(0));
+    let (pa, pb, _) = closest_core_features(a, b, b_in_a);
+    (pa, pb)
+}
+
+/// An edge holding one of the closest points strictly inside: its start, its
+/// vector, and whether the edge is A's.
+type InsideEdge<T> = Option<(Point2<T>, Vector2<T>, bool)>;
+
+/// [`closest_core_points`], and the edge holding one of them strictly inside.
+fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> (Point2<T>, Point2<T>, InsideEdge<T>) {
+    let mut best = (a.core_vertex(0), b_in_a * b.core_vertex(0), None);
     let mut best_d2 = (best.1 - best.0).norm_squared();
-    let mut consider = |p: Point2<T>, q: Point2<T>| {
+    let mut consider = |p: Point2<T>, q: Point2<T>, edge: InsideEdge<T>| {
         let d2 = (q - p).norm_squared();
         if d2 < best_d2 {
-            best = (p, q);
+            best = (p, q, edge);
             best_d2 = d2;
         }
+    };
+    // The edge, when the closest point to `v` on it is strictly inside: `v`
+    // projects strictly between its ends.
+    let inside = |v: &Point2<T>, e0: Point2<T>, e1: Point2<T>, of_a: bool| {
+        let e = e1 - e0;
+        let t = (v - e0).dot(&e);
+        (t > T::zero() && t < e.norm_squared()).then_some((e0, e, of_a))
     };
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let edge_a = |i: usize| (a.core_vertex(i), a.core_vertex((i + 1) % na));
@@ -302,20 +329,50 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let p = a.core_vertex(i);
         for j in 0..b.core_edge_count() {
             let (q0, q1) = edge_b(j);
-            consider(p, shape::dim2::closest_point_on_segment(&q0, &q1, &p));
+            let q = shape::dim2::closest_point_on_segment(&q0, &q1, &p);
+            consider(p, q, inside(&p, q0, q1, false));
         }
         if b.core_edge_count() == 0 {
-            consider(p, b_in_a * b.core_vertex(0));
+            consider(p, b_in_a * b.core_vertex(0), None);
         }
     }
     for j in 0..nb {
         let q = b_in_a * b.core_vertex(j);
         for i in 0..a.core_edge_count() {
             let (p0, p1) = edge_a(i);
-            consider(shape::dim2::closest_point_on_segment(&p0, &p1, &q), q);
+            let p = shape::dim2::closest_point_on_segment(&p0, &p1, &q);
+            consider(p, q, inside(&q, p0, p1, true));
         }
     }
     best
+}
+
+/// The direction (A → B) and distance of the closest core points `pa`, `pb`
+/// when one of them lies strictly inside an edge: the edge's unit normal and
+/// the other point's distance to the edge's line. In exact arithmetic this is
+/// `(pb − pa) / |pb − pa|`; from the edge it stays accurate when the cores
+/// nearly touch, where normalising the tiny difference `pb − pa` turns the
+/// normal by up to `ε·scale / d` (found by a deep run: a point 1e-4 from a
+/// capsule's 7-unit core, in f32, got a normal 1e-3 off and a contact point
+/// 6e-3 off its support). `None` when both closest points are vertices.
+fn closest_direction<T: Real>(
+    edge: InsideEdge<T>,
+    pa: &Point2<T>,
+    pb: &Point2<T>,
+) -> Option<(Vector2<T>, T)> {
+    let (e0, e, of_a) = edge?;
+    // The other closest point is a vertex of the other core.
+    let vertex = if of_a { pb } else { pa };
+    let m = unit(Vector2::new(e.y, -e.x));
+    let side = (vertex - e0).dot(&m);
+    // Zero (on the edge's line) or NaN: no direction from the edge.
+    if Float::abs(side).partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
+        return None;
+    }
+    // From A to B: towards the vertex when the edge is A's, away from it when
+    // the edge is B's.
+    let n = if (side > T::zero()) == of_a { m } else { -m };
+    Some((n, Float::abs(side)))
 }
 
 /// A contact for two shapes that a dedicated boolean test found touching but
@@ -328,13 +385,11 @@ pub(crate) fn touching_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
     let (ra, rb) = (a.radius(), b.radius());
-    let (pa, pb) = closest_core_points(a, b, b_in_a);
-    let d = (pb - pa).norm();
-    let n = if d > T::zero() {
-        (pb - pa) / d
-    } else {
-        Vector2::x()
-    };
+    let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
+    let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), Vector2::x()));
+        (n, d)
+    });
     Some(Contact {
         normal: Unit::new_unchecked(n),
         depth: Float::max(T::zero(), ra + rb - d),
