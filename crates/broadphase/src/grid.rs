@@ -563,9 +563,24 @@ impl<T: Real, const D: usize> Grid<T, D> {
     }
 
     /// Every object whose box overlaps `region` (touching counts), sorted by id.
-    /// `out` is cleared first.
+    /// `out` is cleared first. A region may be unbounded (`min = −∞` or
+    /// `max = +∞`: every stored box is finite, so it is clamped to `±MAX`); a
+    /// region with a NaN coordinate, `min = +∞`, `max = −∞` or `min > max` on
+    /// an axis holds nothing.
     pub fn query_region(&self, region: &BoundingBox<T, D>, out: &mut Vec<u32>) {
         out.clear();
+        let max = <T as Float>::max_value();
+        let mut clamped = *region;
+        let region = &mut clamped;
+        for i in 0..D {
+            let (lo, hi) = (region.min[i], region.max[i]);
+            if lo.is_nan() || hi.is_nan() || lo > max || hi < -max {
+                return;
+            }
+            region.min[i] = Float::max(lo, -max);
+            region.max[i] = Float::min(hi, max);
+        }
+        // An inverted axis: nothing.
         if !region.is_valid() {
             return;
         }

@@ -36,6 +36,85 @@ pub fn rounding_margin<T: Real, const D: usize>(b: BoundingBox<T, D>) -> Boundin
     out
 }
 
+/// What a region query can tell from a shape's bounding box alone.
+enum Fitted<T: Real, const D: usize> {
+    /// The region and the box are apart: so are the region and the shape.
+    Apart,
+    /// The region holds the whole box: it meets the shape.
+    Holds,
+    /// The part of the region inside the box, cut into pieces that each fit a
+    /// query box (at most two per axis; a built-in shape's box is never wider
+    /// than four times the largest size).
+    Pieces([Option<BoundingBox<T, D>>; 8]),
+    /// A box too wide to cut into query boxes (only a user shape whose
+    /// bounding box exceeds the size limit).
+    TooWide,
+}
+
+/// The region as the table can test it against a shape whose bounding box is
+/// `bounds`: intersected with the box (the same answer, since the shape lies
+/// in its box, and a finite size and centre even for an unbounded region),
+/// then cut at its centre along each axis wider than twice
+/// [`shape::tolerance::max_size`], so that every piece is a valid `Aabb`.
+/// Closed pieces cover the region exactly.
+fn fitted_region<T: Real, const D: usize>(
+    region: &BoundingBox<T, D>,
+    bounds: &BoundingBox<T, D>,
+) -> Fitted<T, D> {
+    let r = BoundingBox::new(region.min.sup(&bounds.min), region.max.inf(&bounds.max));
+    if !(0..D).all(|i| r.min[i] <= r.max[i]) {
+        return Fitted::Apart;
+    }
+    if r == *bounds {
+        return Fitted::Holds;
+    }
+    let limit = shape::tolerance::max_size::<T>();
+    let mut pieces = [None; 8];
+    pieces[0] = Some(r);
+    let mut count = 1;
+    for i in 0..D {
+        // Half the extent, without overflow.
+        let half = r.max[i] * T::half() - r.min[i] * T::half();
+        if half <= limit {
+            continue;
+        }
+        if half > limit * T::two() {
+            return Fitted::TooWide;
+        }
+        for k in 0..count {
+            let Some(mut lo) = pieces[k] else { continue };
+            let mut hi = lo;
+            let mid = centre(&lo)[i];
+            lo.max[i] = mid;
+            hi.min[i] = mid;
+            pieces[k] = Some(lo);
+            pieces[count + k] = Some(hi);
+        }
+        count *= 2;
+    }
+    Fitted::Pieces(pieces)
+}
+
+/// The error of a region query that cannot be posed as query boxes: only for
+/// a user shape whose bounding box is wider than four times the size limit.
+#[cold]
+fn too_wide(region: shape::ShapeKind, kind: shape::ShapeKind) -> DispatchError {
+    DispatchError::Unsupported { a: region, b: kind }
+}
+
+/// The centre of a box, without overflow: `(min + max) / 2`, or
+/// `min / 2 + max / 2` when the sum overflows (a box near `±MAX`).
+fn centre<T: Real, const D: usize>(b: &BoundingBox<T, D>) -> Point<T, D> {
+    Point::from(core::array::from_fn(|i| {
+        let s = b.min[i] + b.max[i];
+        if num_traits::Float::is_finite(s) {
+            s * T::half()
+        } else {
+            b.min[i] * T::half() + b.max[i] * T::half()
+        }
+    }))
+}
+
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dim<const D: usize>;
@@ -154,20 +233,33 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose: &Isometry2<T>,
         region: &BoundingBox<T, 2>,
     ) -> Result<bool, DispatchError> {
-        let half = region.half_extents();
-        let c = region.center();
-        if half.x > T::zero() && half.y > T::zero() {
-            if let Ok(b) = shape::Aabb::from_half_extents(half) {
-                return table.intersects(&b, &Isometry2::translation(c.x, c.y), shape, pose);
+        let pieces = match fitted_region(region, &Self::bounding_box(shape, pose)) {
+            Fitted::Apart => return Ok(false),
+            Fitted::Holds => return Ok(true),
+            Fitted::TooWide => return Err(too_wide(shape::ShapeKind::AABB, shape.kind())),
+            Fitted::Pieces(p) => p,
+        };
+        for region in pieces.iter().flatten() {
+            let half = region.half_extents();
+            let c = centre(region);
+            let at = Isometry2::translation(c.x, c.y);
+            let hit = if half.x > T::zero() && half.y > T::zero() {
+                let b = shape::Aabb::from_half_extents(half)
+                    .map_err(|_| too_wide(shape::ShapeKind::AABB, shape.kind()))?;
+                table.intersects(&b, &at, shape, pose)?
+            } else if half.x > T::zero() || half.y > T::zero() {
+                // A flat region: a segment, in a frame at its centre.
+                let s = shape::Segment::new(region.min - c.coords, region.max - c.coords)
+                    .map_err(|_| too_wide(shape::ShapeKind::AABB, shape.kind()))?;
+                table.intersects(&s, &at, shape, pose)?
+            } else {
+                Self::contains_point(table, shape, pose, &c)?
+            };
+            if hit {
+                return Ok(true);
             }
         }
-        if half.x > T::zero() || half.y > T::zero() {
-            // A flat region: a segment.
-            if let Ok(s) = shape::Segment::new(region.min, region.max) {
-                return table.intersects(&s, &Isometry2::identity(), shape, pose);
-            }
-        }
-        Self::contains_point(table, shape, pose, &c)
+        Ok(false)
     }
 }
 
@@ -231,23 +323,32 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose: &Isometry3<T>,
         region: &BoundingBox<T, 3>,
     ) -> Result<bool, DispatchError> {
-        let c = region.center();
-        let mut half = region.half_extents();
-        if half.iter().all(|h| *h <= T::zero()) {
-            return Self::contains_point(table, shape, pose, &c);
-        }
-        for i in 0..3 {
-            if half[i] <= T::zero() {
-                let ulp = num_traits::Float::abs(c[i]) * T::epsilon();
-                half[i] = num_traits::Float::max(ulp, T::min_positive_value());
+        let pieces = match fitted_region(region, &Self::bounding_box(shape, pose)) {
+            Fitted::Apart => return Ok(false),
+            Fitted::Holds => return Ok(true),
+            Fitted::TooWide => return Err(too_wide(shape::ShapeKind::AABB3, shape.kind())),
+            Fitted::Pieces(p) => p,
+        };
+        for region in pieces.iter().flatten() {
+            let c = centre(region);
+            let mut half = region.half_extents();
+            let hit = if half.iter().all(|h| *h <= T::zero()) {
+                Self::contains_point(table, shape, pose, &c)?
+            } else {
+                for i in 0..3 {
+                    if half[i] <= T::zero() {
+                        let ulp = num_traits::Float::abs(c[i]) * T::epsilon();
+                        half[i] = num_traits::Float::max(ulp, T::min_positive_value());
+                    }
+                }
+                let b = shape::Aabb3::from_half_extents(Vector3::new(half.x, half.y, half.z))
+                    .map_err(|_| too_wide(shape::ShapeKind::AABB3, shape.kind()))?;
+                table.intersects(&b, &Isometry3::translation(c.x, c.y, c.z), shape, pose)?
+            };
+            if hit {
+                return Ok(true);
             }
         }
-        let b = shape::Aabb3::from_half_extents(Vector3::new(half.x, half.y, half.z)).map_err(
-            |_| DispatchError::Unsupported {
-                a: shape::ShapeKind::AABB3,
-                b: shape.kind(),
-            },
-        )?;
-        table.intersects(&b, &Isometry3::translation(c.x, c.y, c.z), shape, pose)
+        Ok(false)
     }
 }

@@ -11,6 +11,11 @@ use shape::{BoundingBox, Real};
 /// A box: a centre anywhere from -1e6 to 1e6 (some near the origin, some far),
 /// half extents from 1e-4 to 1e4.
 fn boxes<const D: usize>(max: usize) -> impl Strategy<Value = Vec<([f64; D], [f64; D])>> {
+    prop::collection::vec(one_box::<D>(), 0..max)
+}
+
+/// One box, drawn as in [`boxes`] (no rejection: deep runs draw millions).
+fn one_box<const D: usize>() -> impl Strategy<Value = ([f64; D], [f64; D])> {
     let centre = prop_oneof![
         3 => prop::array::uniform::<_, D>(-50.0f64..50.0),
         1 => prop::array::uniform::<_, D>(-1e6f64..1e6),
@@ -22,15 +27,11 @@ fn boxes<const D: usize>(max: usize) -> impl Strategy<Value = Vec<([f64; D], [f6
         1 => prop::array::uniform::<_, D>(10.0f64..1e4),
         1 => Just([0.0; D]),
     ];
-    prop::collection::vec((centre, half), 0..max).prop_map(|v| {
-        v.into_iter()
-            .map(|(c, h): ([f64; D], [f64; D])| {
-                (
-                    core::array::from_fn(|i| c[i] - h[i]),
-                    core::array::from_fn(|i| c[i] + h[i]),
-                )
-            })
-            .collect()
+    (centre, half).prop_map(|(c, h): ([f64; D], [f64; D])| {
+        (
+            core::array::from_fn(|i| c[i] - h[i]),
+            core::array::from_fn(|i| c[i] + h[i]),
+        )
     })
 }
 
@@ -92,9 +93,9 @@ enum Op<const D: usize> {
 
 fn ops<const D: usize>() -> impl Strategy<Value = Vec<Op<D>>> {
     let op = prop_oneof![
-        4 => boxes::<D>(2).prop_filter_map("one box", |v| v.first().copied()).prop_map(Op::Insert),
+        4 => one_box::<D>().prop_map(Op::Insert),
         4 => (any::<usize>(), prop::array::uniform(-3.0f64..3.0)).prop_map(|(i, d)| Op::Move(i, d)),
-        1 => (any::<usize>(), boxes::<D>(2).prop_filter_map("one box", |v| v.first().copied())).prop_map(|(i, b)| Op::Replace(i, b)),
+        1 => (any::<usize>(), one_box::<D>()).prop_map(|(i, b)| Op::Replace(i, b)),
         2 => any::<usize>().prop_map(Op::Remove),
         1 => (1000u32..2000).prop_map(Op::RemoveStale),
         1 => Just(Op::InsertNan),
