@@ -294,7 +294,16 @@ fn centroid<T: Real>(points: &[[f64; 2]]) -> [f64; 2] {
     let (x, y) = points
         .iter()
         .fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
-    [x / n, y / n].map(|v| {
+    // Vertices near ±MAX can add up past f64 while their mean does not: then
+    // average the vertices divided by their count.
+    let mean = |sum: f64, axis: usize| {
+        if sum.is_finite() {
+            sum / n
+        } else {
+            points.iter().map(|p| p[axis] / n).sum()
+        }
+    };
+    [mean(x, 0), mean(y, 1)].map(|v| {
         let r = T::lit(v).as_f64();
         if r.is_finite() { r } else { v }
     })
