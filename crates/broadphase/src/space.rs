@@ -248,10 +248,12 @@ impl<T: Real> Space<T, 2> for Dim<2> {
                     .map_err(|_| too_wide(shape::ShapeKind::AABB, shape.kind()))?;
                 table.intersects(&b, &at, shape, pose)?
             } else if half.x > T::zero() || half.y > T::zero() {
-                // A flat region: a segment, in a frame at its centre.
-                let s = shape::Segment::new(region.min - c.coords, region.max - c.coords)
-                    .map_err(|_| too_wide(shape::ShapeKind::AABB, shape.kind()))?;
-                table.intersects(&s, &at, shape, pose)?
+                // A flat region: a segment, in a frame at its centre; so thin
+                // that its ends round to one point there, a point.
+                match shape::Segment::new(region.min - c.coords, region.max - c.coords) {
+                    Ok(s) => table.intersects(&s, &at, shape, pose)?,
+                    Err(_) => Self::contains_point(table, shape, pose, &c)?,
+                }
             } else {
                 Self::contains_point(table, shape, pose, &c)?
             };
