@@ -15,14 +15,6 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shape::prelude::*;
 
-fn max_offset<T: Real>() -> f64 {
-    if T::epsilon().as_f64() > 1e-10 {
-        1e5
-    } else {
-        1e12
-    }
-}
-
 fn runner(cases: u32) -> TestRunner {
     let config = Config {
         cases: shape::testing::cases(cases),
@@ -90,7 +82,7 @@ shape::for_each_precision!(touching_pairs_far_away_are_found, touching_pairs_far
 fn squares_on_a_cell_boundary<T: Real>() {
     let o = max_offset::<T>();
     let square = || build::<T>(&Spec::Obb(0.5, 0.5));
-    let h = 2f64.powf(o.log2().floor()) * T::epsilon().as_f64();
+    let h = spacing::<T>(o);
     for (gap, want) in [(0.0, 1), (h, 0)] {
         let mut world = World::<T>::new(T::one()).unwrap();
         world

@@ -23,18 +23,6 @@ use kasanari::prelude::*;
 use kasanari::scene::{Entry, PairsFile, Scene, ShapeSpec, parse_pairs, parse_scene};
 use proptest::prelude::*;
 
-fn max_offset<T: Real>() -> f64 {
-    if T::epsilon().as_f64() > 1e-10 {
-        1e5
-    } else {
-        1e12
-    }
-}
-
-fn spacing<T: Real>(m: f64) -> f64 {
-    2f64.powf(m.abs().max(1.0).log2().floor()) * T::epsilon().as_f64()
-}
-
 /// The shape `s` at `pose`, shifted by `o`, described in world coordinates as a
 /// file would (in f64).
 fn world_spec(s: &Spec, pose: [f64; 3], o: [f64; 2]) -> ShapeSpec {

@@ -28,20 +28,6 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shape::prelude::*;
 
-/// The largest offset tried in precision `T`.
-fn max_offset<T: Real>() -> f64 {
-    if T::epsilon().as_f64() > 1e-10 {
-        1e5
-    } else {
-        1e12
-    }
-}
-
-/// The spacing of `T`'s floats at magnitude `m` (one ulp).
-fn spacing<T: Real>(m: f64) -> f64 {
-    2f64.powf(m.abs().max(1.0).log2().floor()) * T::epsilon().as_f64()
-}
-
 /// The offset `O` from unit parameters: a magnitude log-uniform in
 /// `[1, max_offset]`, in any direction.
 fn offset<T: Real>(u: f64, theta: f64) -> [f64; 2] {

@@ -387,3 +387,18 @@ pub fn rigid_motion_for(sa: &Spec, sb: &Spec, m: [f64; 3]) -> impl Fn([f64; 3]) 
         ]
     }
 }
+
+/// The largest offset the far-from-origin tests try in precision `T`: 1e5 for
+/// f32, 1e12 for f64 (`docs/conventions.md`, "Far from the origin").
+pub fn max_offset<T: Real>() -> f64 {
+    if T::epsilon().as_f64() > 1e-10 {
+        1e5
+    } else {
+        1e12
+    }
+}
+
+/// The spacing of `T`'s floats at magnitude `m` (one ulp, at least that of 1).
+pub fn spacing<T: Real>(m: f64) -> f64 {
+    2f64.powf(m.abs().max(1.0).log2().floor()) * T::epsilon().as_f64()
+}
