@@ -52,7 +52,8 @@ enum Fitted<T: Real, const D: usize> {
 }
 
 /// The region as the table can test it against a shape whose bounding box is
-/// `bounds`: intersected with the box (the same answer, since the shape lies
+/// `bounds` (the shape's own box, not the grid's widened one: far out, the
+/// widening alone is wider than any query box can be): intersected with the box (the same answer, since the shape lies
 /// in its box, and a finite size and centre even for an unbounded region),
 /// then cut at its centre along each axis wider than twice
 /// [`shape::tolerance::max_size`], so that every piece is a valid `Aabb`.
@@ -233,7 +234,7 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose: &Isometry2<T>,
         region: &BoundingBox<T, 2>,
     ) -> Result<bool, DispatchError> {
-        let pieces = match fitted_region(region, &Self::bounding_box(shape, pose)) {
+        let pieces = match fitted_region(region, &shape.bounding_box(pose)) {
             Fitted::Apart => return Ok(false),
             Fitted::Holds => return Ok(true),
             Fitted::TooWide => return Err(too_wide(shape::ShapeKind::AABB, shape.kind())),
@@ -325,7 +326,7 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose: &Isometry3<T>,
         region: &BoundingBox<T, 3>,
     ) -> Result<bool, DispatchError> {
-        let pieces = match fitted_region(region, &Self::bounding_box(shape, pose)) {
+        let pieces = match fitted_region(region, &shape.bounding_box(pose)) {
             Fitted::Apart => return Ok(false),
             Fitted::Holds => return Ok(true),
             Fitted::TooWide => return Err(too_wide(shape::ShapeKind::AABB3, shape.kind())),

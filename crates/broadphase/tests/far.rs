@@ -130,3 +130,34 @@ fn lost_pairs_before_the_rounding_margin() {
     );
     touching_far::<f64>(capsule_aabb).unwrap();
 }
+
+/// Found by the world_ops fuzzer: far out, the grid's widened box of a shape
+/// (8 ε of 1e300 is 1.8e285) is wider than any query box can be, and region
+/// queries fitted to it answered `Unsupported` for built-in shapes. They fit
+/// the shape's own box now.
+#[test]
+fn region_queries_near_the_float_limit() {
+    let mut world = World::<f64>::new(1.0).unwrap();
+    let far = iso::<f64>([1e300, 1e300, 0.0]);
+    let c = world
+        .insert_boxed(build::<f64>(&Spec::Circle(1.0)), far, Filter::ALL)
+        .unwrap();
+    let s = world
+        .insert_boxed(
+            build::<f64>(&Spec::Segment([0.0, -1.0], [0.0, 1.0])),
+            iso::<f64>([1.0, 1e300, 0.0]),
+            Filter::ALL,
+        )
+        .unwrap();
+    let region = |lo: [f64; 2], hi: [f64; 2]| {
+        shape::BoundingBox2::new(nalgebra::Point2::from(lo), nalgebra::Point2::from(hi))
+    };
+    // Unbounded to the right, flat at the circle's centre height.
+    let (hits, errors) = world.query_region(&region([1e300, 1e300], [f64::INFINITY, 1e300]));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(hits, vec![c]);
+    // Flat at x = 1, from 1 to 1e300: through the segment.
+    let (hits, errors) = world.query_region(&region([1.0, 1.0], [1.0, 1e300]));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(hits, vec![s]);
+}
