@@ -25,6 +25,7 @@
 //! ```
 
 pub mod circle;
+mod closest_points;
 mod contact;
 pub mod dim3;
 pub mod dispatch;
@@ -36,6 +37,7 @@ pub mod polygonal;
 pub mod sat;
 pub mod table;
 
+pub use closest_points::{ClosestPoints, ClosestPoints3};
 pub use contact::Contact;
 pub use dispatch::{Dim2, DispatchTable, Route};
 pub use error::DispatchError;

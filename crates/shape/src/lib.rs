@@ -30,7 +30,9 @@
 mod bounding;
 mod error;
 mod kind;
+mod query;
 mod real;
+mod shape_ref;
 mod traits;
 
 pub mod dim2;
@@ -48,14 +50,20 @@ pub use dim2::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Segmen
 pub use dim3::{Aabb3, Convex3, Cuboid, Shape3, Sphere};
 pub use error::ShapeError;
 pub use kind::ShapeKind;
+pub use query::{
+    PointProjection, PointProjection3, PointQuery, PointQuery3, Ray, Ray3, RayCast, RayCast3,
+    RayHit, RayHit3, hit_at_origin,
+};
 pub use real::Real;
+pub use shape_ref::{ShapeRef, ShapeRef3};
 pub use traits::{Convex, Interval, Shape, SupportSeparatingAxes};
 
 /// Everything a user of the shapes needs, in one import.
 pub mod prelude {
     pub use crate::{
         Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Convex, Convex3, ConvexPolygon,
-        Cuboid, Ellipse, Interval, Obb, Point, Real, Segment, Shape, Shape3, ShapeError, ShapeKind,
+        Cuboid, Ellipse, Interval, Obb, Point, PointProjection, PointProjection3, Ray, Ray3,
+        RayHit, RayHit3, Real, Segment, Shape, Shape3, ShapeError, ShapeKind, ShapeRef, ShapeRef3,
         Sphere, SupportSeparatingAxes, Triangle,
     };
 }

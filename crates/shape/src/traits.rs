@@ -7,7 +7,7 @@ use core::fmt::Debug;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
-use crate::{BoundingBox2, Real, ShapeKind};
+use crate::{BoundingBox2, PointQuery, RayCast, Real, ShapeKind, ShapeRef};
 
 /// What every 2D collidable thing provides to the framework.
 ///
@@ -90,6 +90,30 @@ pub trait Shape<T: Real>: Any + Debug + Send + Sync {
 
     /// The separating-axis view, for shapes that offer one.
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
+        None
+    }
+
+    /// The built-in shape this is, by its type, when [`kind`](Self::kind) is a
+    /// built-in kind and [`as_any`](Self::as_any) returns that kind's type:
+    /// what the narrow phase matches on for built-in pairs. Provided (it
+    /// downcasts `as_any()`); the built-in shapes answer directly. There is no
+    /// reason to override it.
+    #[inline]
+    fn as_builtin(&self) -> Option<ShapeRef<'_, T>> {
+        ShapeRef::from_kind(self.kind(), self.as_any())
+    }
+
+    /// The shape's own ray cast, for a user kind that has one; otherwise the
+    /// narrow phase casts rays from [`as_convex`](Self::as_convex)'s support
+    /// function. Built-in kinds need not answer: they are cast by their type.
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        None
+    }
+
+    /// The shape's own point projection, for a user kind that has one;
+    /// otherwise the narrow phase projects with
+    /// [`as_convex`](Self::as_convex)'s support function.
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
         None
     }
 }

@@ -112,9 +112,11 @@
 
 use nalgebra::{Isometry2, Point2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
+use shape::dim2::ellipse_distance::{
+    closest_point_on_filled_ellipse as closest_point_on_ellipse, distance_to_filled_ellipse,
+};
 use shape::{Ellipse, Real};
 
-use super::ellipse_ellipse::{distance_to_filled_ellipse, eberly_root};
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::Contact;
 use crate::polygonal::{Polygonal, length_and_direction};
@@ -420,41 +422,6 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
         }
     }
     best
-}
-
-/// The point of the filled ellipse (radii `radii`, its own frame) closest to
-/// `q`: `q` itself inside; otherwise Eberly's `xᵢ = eᵢ² yᵢ / (τ + eᵢ²)` with
-/// `τ` the root of `F(τ) = Σ (eᵢ yᵢ / (τ + eᵢ²))² − 1`, found by `eberly_root` (Newton in a guaranteed bracket).
-fn closest_point_on_ellipse<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Point2<T> {
-    let swap = radii.x < radii.y;
-    let (e0, e1, qx, qy) = if swap {
-        (radii.y, radii.x, q.y, q.x)
-    } else {
-        (radii.x, radii.y, q.x, q.y)
-    };
-    let (y0, y1) = (Float::abs(qx), Float::abs(qy));
-    let (u, w) = (y0 / e0, y1 / e1);
-    let (x0, x1) = if u * u + w * w <= T::one() {
-        (y0, y1)
-    } else if y1 == T::zero() {
-        (e0, T::zero())
-    } else if y0 == T::zero() {
-        (T::zero(), e1)
-    } else {
-        // Normalised by e0: point (s0, s1), radii (1, k).
-        let (s0, s1) = (y0 / e0, y1 / e0);
-        let k = e1 / e0;
-        let k2 = k * k;
-        let tau = eberly_root(s0, s1, k);
-        (e0 * s0 / (tau + T::one()), e0 * k2 * s1 / (tau + k2))
-    };
-    let x0 = if qx < T::zero() { -x0 } else { x0 };
-    let x1 = if qy < T::zero() { -x1 } else { x1 };
-    if swap {
-        Point2::new(x1, x0)
-    } else {
-        Point2::new(x0, x1)
-    }
 }
 
 /// The support overlap `h(n)` of A and the ellipse along `n` (A's frame).

@@ -92,6 +92,7 @@
 
 use nalgebra::{Isometry2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
+use shape::dim2::ellipse_distance::distance_to_filled_ellipse;
 use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
@@ -191,84 +192,6 @@ fn mapped_distance<T: Real>(ra: Vector2<T>, rb: Vector2<T>, t: &Vector2<T>, cos:
     let y0 = Float::abs(v.dot(&c));
     let y1 = Float::abs(v.y * c.x - v.x * c.y);
     distance_to_filled_ellipse(e0, e1, y0, y1)
-}
-
-/// Most iterations of the root finder; Newton converges in a handful, the cap
-/// only bounds pathological inputs (it is never reached in the tests).
-const MAX_ROOT_ITERATIONS: usize = 200;
-
-/// The root `τ ≥ 0` of Eberly's `F(τ) = (s0 / (τ + 1))² + (k s1 / (τ + k²))² − 1`
-/// for a point `(s0, s1) > 0` outside the ellipse of radii `(1, k)`, `k ≤ 1`
-/// (the point and radii normalised by the major radius). Newton's method inside
-/// a guaranteed bracket, bisecting whenever a step would leave it; the result
-/// is the bracket's lower end, so the closest point errs towards the point.
-pub(crate) fn eberly_root<T: Real>(s0: T, s1: T, k: T) -> T {
-    let k2 = k * k;
-    let eval = |tau: T| {
-        let d0 = tau + T::one();
-        let d1 = tau + k2;
-        let (g0, g1) = (s0 / d0, k * s1 / d1);
-        let f = g0 * g0 + g1 * g1 - T::one();
-        let df = -T::two() * (g0 * g0 / d0 + g1 * g1 / d1);
-        (f, df)
-    };
-    // Bracket: F(lo) ≥ 0 because one term alone reaches 1 there (or lo = 0, and
-    // the point is outside); F(hi) ≤ 0 because each term is at most sᵢ/|s|.
-    let mut lo = Float::max(T::zero(), Float::max(s0 - T::one(), k * s1 - k2));
-    let mut hi = Float::hypot(s0, s1);
-    let mut tau = lo;
-    for _ in 0..MAX_ROOT_ITERATIONS {
-        let (f, df) = eval(tau);
-        if f > T::zero() {
-            lo = tau;
-        } else if f < T::zero() {
-            hi = tau;
-        } else {
-            lo = tau;
-            break;
-        }
-        // F is convex and decreasing, so a Newton step from the left never
-        // passes the root; one from the right lands left of it. Either way the
-        // step stays in the bracket unless rounding says otherwise.
-        let newton = tau - f / df;
-        let next = if newton.is_finite() && newton > lo && newton < hi {
-            newton
-        } else {
-            lo + (hi - lo) * T::half()
-        };
-        if next == tau || next <= lo || next >= hi {
-            break;
-        }
-        tau = next;
-    }
-    lo
-}
-
-/// The distance from `(y0, y1)` to the filled ellipse `(x/e0)² + (y/e1)² ≤ 1`,
-/// for `e0 ≥ e1 > 0` and `y0, y1 ≥ 0` (step 4 of the module note). Zero inside.
-pub(crate) fn distance_to_filled_ellipse<T: Real>(e0: T, e1: T, y0: T, y1: T) -> T {
-    let (u, w) = (y0 / e0, y1 / e1);
-    if u * u + w * w <= T::one() {
-        return T::zero();
-    }
-    // Outside and on an axis: the closest point is the vertex on that axis (the
-    // off-axis case of Eberly's routine concerns inside points only).
-    if y1 == T::zero() {
-        return y0 - e0;
-    }
-    if y0 == T::zero() {
-        return y1 - e1;
-    }
-    // Normalise by e0: s = y/e0, radii (1, k), τ' = τ/e0².
-    let (s0, s1) = (y0 / e0, y1 / e0);
-    let k = e1 / e0;
-    let k2 = k * k;
-    let tau = eberly_root(s0, s1, k);
-    if tau <= T::zero() {
-        return T::zero();
-    }
-    // y − x = τ·(yᵢ / (τ + eᵢ²)): no cancellation.
-    e0 * tau * Float::hypot(s0 / (tau + T::one()), s1 / (tau + k2))
 }
 
 /// The minimum translation vector of two intersecting ellipses, or `None` when

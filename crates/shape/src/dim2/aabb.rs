@@ -110,6 +110,10 @@ impl<T: Real> Shape<T> for Aabb<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Aabb(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         let t = pose.translation.vector;
         BoundingBox2::new(self.min + t, self.max + t)

@@ -101,6 +101,10 @@ impl<T: Real> Shape<T> for Capsule<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Capsule(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         polygonal::bounds(&[self.a, self.b], pose).loosened(self.radius)
     }

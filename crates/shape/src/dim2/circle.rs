@@ -49,6 +49,10 @@ impl<T: Real> Shape<T> for Circle<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Circle(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         let c = Point2::from(pose.translation.vector);
         let r = Vector2::repeat(self.radius);

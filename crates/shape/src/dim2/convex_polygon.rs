@@ -118,6 +118,10 @@ impl<T: Real> Shape<T> for ConvexPolygon<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Polygon(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         polygonal::bounds(&self.vertices, pose)
     }

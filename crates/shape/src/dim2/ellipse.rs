@@ -79,6 +79,10 @@ impl<T: Real> Shape<T> for Ellipse<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Ellipse(self))
+    }
     /// Exact: the half width along world x is the support value in x,
     /// `√((rx cos θ)² + (ry sin θ)²)`, and likewise for y.
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {

@@ -5,6 +5,7 @@ mod capsule;
 mod circle;
 mod convex_polygon;
 mod ellipse;
+pub mod ellipse_distance;
 mod obb;
 mod point;
 pub(crate) mod polygonal;

@@ -84,6 +84,10 @@ impl<T: Real> Shape<T> for Obb<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Obb(self))
+    }
     /// Exact: the half widths of the rotated box are `|R| h`.
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         let r = pose.rotation.to_rotation_matrix();

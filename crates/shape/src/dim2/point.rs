@@ -59,6 +59,10 @@ impl<T: Real> Shape<T> for Point<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Point(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         let p = pose * self.at;
         BoundingBox2::new(p, p)

@@ -75,6 +75,10 @@ impl<T: Real> Shape<T> for Segment<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Segment(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         polygonal::bounds(&[self.a, self.b], pose)
     }

@@ -74,6 +74,10 @@ impl<T: Real> Shape<T> for Triangle<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef<'_, T>> {
+        Some(crate::ShapeRef::Triangle(self))
+    }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         polygonal::bounds(&self.vertices, pose)
     }

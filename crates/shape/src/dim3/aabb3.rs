@@ -154,6 +154,10 @@ impl<T: Real> Shape3<T> for Aabb3<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef3<'_, T>> {
+        Some(crate::ShapeRef3::Aabb3(self))
+    }
     /// `[min + t, max + t]`: the rotation is ignored.
     fn bounding_box(&self, pose: &Isometry3<T>) -> BoundingBox3<T> {
         let t = pose.translation.vector;

@@ -153,6 +153,10 @@ impl<T: Real> Shape3<T> for Cuboid<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef3<'_, T>> {
+        Some(crate::ShapeRef3::Cuboid(self))
+    }
     /// `c ± |R| h`, with `|R|` the entrywise absolute rotation matrix.
     fn bounding_box(&self, pose: &Isometry3<T>) -> BoundingBox3<T> {
         let r = pose.rotation.to_rotation_matrix();

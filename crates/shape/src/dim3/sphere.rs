@@ -77,6 +77,10 @@ impl<T: Real> Shape3<T> for Sphere<T> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    #[inline]
+    fn as_builtin(&self) -> Option<crate::ShapeRef3<'_, T>> {
+        Some(crate::ShapeRef3::Sphere(self))
+    }
     fn bounding_box(&self, pose: &Isometry3<T>) -> BoundingBox3<T> {
         let c = Point3::from(pose.translation.vector);
         let r = Vector3::repeat(self.radius);

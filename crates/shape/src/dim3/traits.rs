@@ -11,7 +11,7 @@ use core::fmt::Debug;
 
 use nalgebra::{Isometry3, Point3, Vector3};
 
-use crate::{BoundingBox3, Real, ShapeKind};
+use crate::{BoundingBox3, PointQuery3, RayCast3, Real, ShapeKind, ShapeRef3};
 
 /// What every 3D collidable thing provides to the framework.
 ///
@@ -87,6 +87,24 @@ pub trait Shape3<T: Real>: Any + Debug + Send + Sync {
     /// Support function and containment, for convex shapes (GJK fallbacks, point
     /// queries). `None` for shapes that are not convex.
     fn as_convex(&self) -> Option<&dyn Convex3<T>> {
+        None
+    }
+
+    /// The built-in shape this is, by its type (see
+    /// [`Shape::as_builtin`](crate::Shape::as_builtin)). Provided; there is no
+    /// reason to override it.
+    #[inline]
+    fn as_builtin(&self) -> Option<ShapeRef3<'_, T>> {
+        ShapeRef3::from_kind(self.kind(), self.as_any())
+    }
+
+    /// The shape's own ray cast, for a user kind that has one.
+    fn as_ray_cast(&self) -> Option<&dyn RayCast3<T>> {
+        None
+    }
+
+    /// The shape's own point projection, for a user kind that has one.
+    fn as_point_query(&self) -> Option<&dyn PointQuery3<T>> {
         None
     }
 }
