@@ -10,15 +10,19 @@
 use core::any::Any;
 
 use nalgebra::{Isometry2, Translation2, UnitComplex};
-use shape::{Real, Shape, ShapeKind};
+use shape::{Real, Shape, ShapeKind, ShapeRef};
 
-use crate::Contact;
-use crate::table::{ContactKernelFn, Dimension, KernelFn, Table};
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
+use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table};
+use crate::{ClosestPoints, Contact, DispatchError};
 
 /// A typed 2D boolean kernel: `(a, b, b_in_a) → intersects`.
 pub type IntersectsFn<T, A, B> = KernelFn<T, Dim2, A, B>;
 /// A typed 2D contact kernel: `(a, b, b_in_a) → contact in A's frame`.
-pub type ContactFn<T, A, B> = ContactKernelFn<T, Dim2, A, B>;
+pub type ContactFn<T, A, B> = ContactKernelFn<T, Dim2, A, B, Contact<T>>;
+/// A typed 2D closest-points kernel: `(a, b, b_in_a, max_distance) → closest
+/// points in A's frame`.
+pub type ClosestPointsFn<T, A, B> = fn(&A, &B, &Isometry2<T>, T) -> ClosestPoints<T>;
 
 /// How a pair is answered, as reported by the tables' `route`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,17 +91,16 @@ impl<T: Real> Default for Table<T, Dim2> {
 }
 
 impl<T: Real> Table<T, Dim2> {
-    /// A table with every built-in 2D pair registered.
+    /// A table with every built-in 2D pair (the register block below) and no
+    /// user kernel. Allocates nothing.
     #[must_use]
-    pub fn new() -> Self {
-        let mut t = Self::empty();
-        register_builtin_pairs(&mut t);
-        t
+    pub const fn new() -> Self {
+        Self::with_builtins()
     }
 
-    /// A shared table with the built-in pairs, built once per precision. For
-    /// the free functions [`crate::intersects`] and [`crate::contact`]; a game
-    /// loop should own its table (or use the world's).
+    /// A shared table with the built-in pairs, built once per precision. The
+    /// free functions ([`crate::intersects`], ...) do not need it: they call
+    /// the built-in kernels directly.
     pub fn shared() -> &'static Self {
         Self::shared_with(Self::new)
     }
@@ -106,7 +109,7 @@ impl<T: Real> Table<T, Dim2> {
 impl<T: Real> Dimension<T> for Dim2 {
     type Shape = dyn Shape<T>;
     type Pose = Isometry2<T>;
-    type Contact = Contact<T>;
+    type Builtin<'a> = ShapeRef<'a, T>;
     const TABLE_NAME: &'static str = "DispatchTable";
 
     #[inline]
@@ -118,31 +121,37 @@ impl<T: Real> Dimension<T> for Dim2 {
         s.as_any()
     }
     #[inline]
-    fn kind_and_data(s: &dyn Shape<T>) -> (ShapeKind, &dyn Any) {
-        s.kind_and_data()
+    fn builtin(s: &dyn Shape<T>) -> Option<ShapeRef<'_, T>> {
+        s.as_builtin()
     }
-    /// Built-in kinds follow their kind's rule without a call (an `Aabb` keeps
-    /// only the translation, everything else the whole pose); user kinds are
-    /// asked.
     #[inline]
-    fn effective_pose(s: &dyn Shape<T>, kind: ShapeKind, pose: &Isometry2<T>) -> Isometry2<T> {
-        match kind {
-            ShapeKind::AABB => Isometry2::from_parts(pose.translation, UnitComplex::identity()),
-            k if k.is_builtin() => *pose,
-            _ => s.effective_pose(pose),
+    fn builtin_kind(s: ShapeRef<'_, T>) -> ShapeKind {
+        s.kind()
+    }
+    #[inline]
+    fn builtin_address(s: ShapeRef<'_, T>) -> usize {
+        (s.as_shape() as *const dyn Shape<T>).cast::<()>() as usize
+    }
+    #[inline]
+    fn is_builtin_kind(kind: ShapeKind) -> bool {
+        kind.index() < ShapeKind::BUILTIN_2D.len()
+    }
+    /// An `Aabb` keeps only the translation, everything else the whole pose.
+    #[inline]
+    fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry2<T>) -> Isometry2<T> {
+        if kind == ShapeKind::AABB {
+            Isometry2::from_parts(pose.translation, UnitComplex::identity())
+        } else {
+            *pose
         }
+    }
+    #[inline]
+    fn effective_pose(s: &dyn Shape<T>, pose: &Isometry2<T>) -> Isometry2<T> {
+        s.effective_pose(pose)
     }
     #[inline]
     fn inv_mul(a: &Isometry2<T>, b: &Isometry2<T>) -> Isometry2<T> {
         a.inv_mul(b)
-    }
-    #[inline]
-    fn transformed(c: &Contact<T>, frame: &Isometry2<T>) -> Contact<T> {
-        c.transformed(frame)
-    }
-    #[inline]
-    fn flipped(c: &Contact<T>) -> Contact<T> {
-        c.flipped()
     }
     #[inline]
     fn pose_number(p: &Isometry2<T>, i: usize) -> Option<T> {
@@ -154,6 +163,9 @@ impl<T: Real> Dimension<T> for Dim2 {
             _ => None,
         }
     }
+    fn builtin_name(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> Option<&'static str> {
+        builtin_name(a, b)
+    }
     fn fallback_route(a: &dyn Shape<T>, b: &dyn Shape<T>) -> Option<Route> {
         if a.as_separating_axes().is_some() && b.as_separating_axes().is_some() {
             Some(Route::Sat)
@@ -163,113 +175,389 @@ impl<T: Real> Dimension<T> for Dim2 {
             None
         }
     }
-    fn bounds_disjoint(
+    fn bounds_gap(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
         b: &dyn Shape<T>,
         pose_b: &Isometry2<T>,
-    ) -> bool {
-        let (ba, bb) = (a.bounding_box(pose_a), b.bounding_box(pose_b));
-        ba.is_valid() && bb.is_valid() && !ba.intersects(&bb)
+    ) -> T {
+        crate::table::boxes_gap(&a.bounding_box(pose_a), &b.bounding_box(pose_b))
     }
-    /// The generic SAT or GJK/EPA, computed with the poses shifted so that A
-    /// sits at the origin's translation (relative coordinates for precision;
-    /// rotations kept, since an `Aabb` interprets its own pose).
-    fn fallback_contact(
+}
+
+// ------------------------------------------------------------- the queries
+
+impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
+    type Args = ();
+    type Answer = bool;
+    const NAME: &'static str = "intersects";
+    const SLOT: usize = slot::INTERSECTS;
+
+    #[inline]
+    fn check_args((): &()) -> Result<(), DispatchError> {
+        Ok(())
+    }
+    #[inline]
+    fn flipped(answer: &bool) -> bool {
+        *answer
+    }
+    #[inline]
+    fn transformed(answer: &bool, _frame: &Isometry2<T>) -> bool {
+        *answer
+    }
+    fn from_gap(gap: T, (): &()) -> Option<bool> {
+        (gap > T::zero()).then_some(false)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef<'_, T>,
+        b: ShapeRef<'_, T>,
+        b_in_a: &Isometry2<T>,
+        (): (),
+    ) -> Option<bool> {
+        builtin_intersects(a, b, b_in_a)
+    }
+    fn fallback(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
         b: &dyn Shape<T>,
         pose_b: &Isometry2<T>,
-    ) -> Option<Option<Contact<T>>> {
-        let t = pose_a.translation;
-        let back = Translation2::from(-t.vector);
-        let (pa, pb) = (back * pose_a, back * pose_b);
-        let shift = Isometry2::from_parts(t, UnitComplex::identity());
-        if let (Some(sa), Some(sb)) = (a.as_separating_axes(), b.as_separating_axes()) {
-            return Some(shape::sat::sat_contact(sa, &pa, sb, &pb).map(|p| {
+        (): (),
+    ) -> Option<bool> {
+        fallback_intersects(a, pose_a, b, pose_b)
+    }
+}
+
+impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
+    type Args = ();
+    type Answer = Option<Contact<T>>;
+    const NAME: &'static str = "contact";
+    const SLOT: usize = slot::CONTACT;
+
+    #[inline]
+    fn check_args((): &()) -> Result<(), DispatchError> {
+        Ok(())
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.as_ref().map(Contact::flipped)
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry2<T>) -> Self::Answer {
+        answer.as_ref().map(|c| c.transformed(frame))
+    }
+    fn from_gap(gap: T, (): &()) -> Option<Self::Answer> {
+        (gap > T::zero()).then_some(None)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef<'_, T>,
+        b: ShapeRef<'_, T>,
+        b_in_a: &Isometry2<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        builtin_contact(a, b, b_in_a)
+    }
+    fn fallback(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        fallback_contact(a, pose_a, b, pose_b)
+    }
+}
+
+impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
+    type Args = T;
+    type Answer = ClosestPoints<T>;
+    const NAME: &'static str = "closest_points";
+    const SLOT: usize = slot::CLOSEST_POINTS;
+
+    #[inline]
+    fn check_args(max_distance: &T) -> Result<(), DispatchError> {
+        check_max_distance(*max_distance)
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.flipped()
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry2<T>) -> Self::Answer {
+        answer.transformed(frame)
+    }
+    /// Boxes farther apart than `max_distance` prove the shapes are too; a
+    /// smaller gap bounds the distance from below only.
+    fn from_gap(gap: T, max_distance: &T) -> Option<Self::Answer> {
+        (gap > *max_distance).then_some(ClosestPoints::Farther)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef<'_, T>,
+        b: ShapeRef<'_, T>,
+        b_in_a: &Isometry2<T>,
+        max_distance: T,
+    ) -> Option<Self::Answer> {
+        builtin_closest_points(a, b, b_in_a, max_distance)
+    }
+    fn fallback(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        max_distance: T,
+    ) -> Option<Self::Answer> {
+        fallback_closest_points(a, pose_a, b, pose_b, max_distance)
+    }
+}
+
+/// [`DispatchError::InvalidMaxDistance`] unless `max_distance ≥ 0` (`+∞`
+/// allowed, NaN refused).
+#[inline]
+pub(crate) fn check_max_distance<T: Real>(max_distance: T) -> Result<(), DispatchError> {
+    if max_distance >= T::zero() {
+        Ok(())
+    } else {
+        Err(DispatchError::InvalidMaxDistance)
+    }
+}
+
+// ------------------------------------------------------------- fallbacks
+
+/// Runs `f` with the poses shifted so that A sits at the origin's
+/// translation (relative coordinates for precision; rotations kept, since an
+/// `Aabb` interprets its own pose), and the shift that maps the answer back.
+fn shifted<T: Real, R>(
+    pose_a: &Isometry2<T>,
+    pose_b: &Isometry2<T>,
+    f: impl FnOnce(&Isometry2<T>, &Isometry2<T>) -> R,
+) -> (R, Isometry2<T>) {
+    let t = pose_a.translation;
+    let back = Translation2::from(-t.vector);
+    let (pa, pb) = (back * pose_a, back * pose_b);
+    (
+        f(&pa, &pb),
+        Isometry2::from_parts(t, UnitComplex::identity()),
+    )
+}
+
+/// The generic SAT (when both shapes offer separating axes) or GJK/EPA (when
+/// both are convex); `None` when neither applies.
+fn fallback_contact<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+) -> Option<Option<Contact<T>>> {
+    if let (Some(sa), Some(sb)) = (a.as_separating_axes(), b.as_separating_axes()) {
+        let (c, shift) = shifted(pose_a, pose_b, |pa, pb| {
+            shape::sat::sat_contact(sa, pa, sb, pb).map(|p| {
                 let n = p.normal.into_inner();
                 let point_a = a.as_convex().map_or_else(
                     || nalgebra::Point2::from(pa.translation.vector),
-                    |c| c.support_point(&pa, &n),
+                    |c| c.support_point(pa, &n),
                 );
                 let point_b = b
                     .as_convex()
-                    .map_or_else(|| point_a - n * p.depth, |c| c.support_point(&pb, &-n));
+                    .map_or_else(|| point_a - n * p.depth, |c| c.support_point(pb, &-n));
                 Contact {
                     normal: p.normal,
                     depth: p.depth,
                     point_a,
                     point_b,
                 }
-                .transformed(&shift)
-            }));
-        }
-        if let (Some(ca), Some(cb)) = (a.as_convex(), b.as_convex()) {
-            return Some(crate::gjk::epa_contact(ca, &pa, cb, &pb).map(|c| c.transformed(&shift)));
-        }
-        None
+            })
+        });
+        return Some(c.map(|c| c.transformed(&shift)));
     }
+    if let (Some(ca), Some(cb)) = (a.as_convex(), b.as_convex()) {
+        let (c, shift) = shifted(pose_a, pose_b, |pa, pb| {
+            crate::gjk::epa_contact(ca, pa, cb, pb)
+        });
+        return Some(c.map(|c| c.transformed(&shift)));
+    }
+    None
 }
 
-/// Every built-in 2D pair and the kernel that serves it, in canonical order.
-/// Reading this block tells what kasanari supports.
-pub fn register_builtin_pairs<T: Real>(t: &mut DispatchTable<T>) {
-    use crate::circle::*;
-    use crate::ellipse::*;
-    use crate::point::*;
-    use crate::sat::*;
-    use ShapeKind as K;
+/// The boolean fallback: the generic SAT or GJK, as [`fallback_contact`]
+/// (each boolean test agrees with its contact test).
+fn fallback_intersects<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+) -> Option<bool> {
+    if let (Some(sa), Some(sb)) = (a.as_separating_axes(), b.as_separating_axes()) {
+        return Some(
+            shifted(pose_a, pose_b, |pa, pb| {
+                shape::sat::sat_intersects(sa, pa, sb, pb)
+            })
+            .0,
+        );
+    }
+    let (ca, cb) = (a.as_convex()?, b.as_convex()?);
+    Some(
+        shifted(pose_a, pose_b, |pa, pb| {
+            crate::gjk::gjk_intersects(ca, pa, cb, pb)
+        })
+        .0,
+    )
+}
 
-    macro_rules! pairs {
-        ($( $ka:ident, $kb:ident => $f:ident, $fc:ident; )*) => {
-            $( t.register(K::$ka, K::$kb, stringify!($f), $f::<T>, $fc::<T>); )*
-        };
+/// The boolean fallback decides whether they intersect (so that the answer
+/// agrees with `intersects`); apart, GJK measures the distance (both shapes
+/// must be convex; `None` otherwise).
+fn fallback_closest_points<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+    max_distance: T,
+) -> Option<ClosestPoints<T>> {
+    if fallback_intersects(a, pose_a, b, pose_b)? {
+        return Some(ClosestPoints::Intersecting);
     }
-    pairs! {
-        POINT, POINT => point_point, point_point_contact;
-        POINT, SEGMENT => point_segment, point_segment_contact;
-        POINT, CIRCLE => point_circle, point_circle_contact;
-        POINT, AABB => point_aabb, point_aabb_contact;
-        POINT, OBB => point_obb, point_obb_contact;
-        POINT, TRIANGLE => point_triangle, point_triangle_contact;
-        POINT, CONVEX_POLYGON => point_polygon, point_polygon_contact;
-        POINT, CAPSULE => point_capsule, point_capsule_contact;
-        SEGMENT, SEGMENT => segment_segment, segment_segment_contact;
-        SEGMENT, CIRCLE => segment_circle, segment_circle_contact;
-        SEGMENT, AABB => segment_aabb, segment_aabb_contact;
-        SEGMENT, OBB => segment_obb, segment_obb_contact;
-        SEGMENT, TRIANGLE => segment_triangle, segment_triangle_contact;
-        SEGMENT, CONVEX_POLYGON => segment_polygon, segment_polygon_contact;
-        SEGMENT, CAPSULE => segment_capsule, segment_capsule_contact;
-        CIRCLE, CIRCLE => circle_circle, circle_circle_contact;
-        CIRCLE, AABB => circle_aabb, circle_aabb_contact;
-        CIRCLE, OBB => circle_obb, circle_obb_contact;
-        CIRCLE, TRIANGLE => circle_triangle, circle_triangle_contact;
-        CIRCLE, CONVEX_POLYGON => circle_polygon, circle_polygon_contact;
-        CIRCLE, CAPSULE => circle_capsule, circle_capsule_contact;
-        AABB, AABB => aabb_aabb, aabb_aabb_contact;
-        AABB, OBB => aabb_obb, aabb_obb_contact;
-        AABB, TRIANGLE => aabb_triangle, aabb_triangle_contact;
-        AABB, CONVEX_POLYGON => aabb_polygon, aabb_polygon_contact;
-        AABB, CAPSULE => aabb_capsule, aabb_capsule_contact;
-        OBB, OBB => obb_obb, obb_obb_contact;
-        OBB, TRIANGLE => obb_triangle, obb_triangle_contact;
-        OBB, CONVEX_POLYGON => obb_polygon, obb_polygon_contact;
-        OBB, CAPSULE => obb_capsule, obb_capsule_contact;
-        TRIANGLE, TRIANGLE => triangle_triangle, triangle_triangle_contact;
-        TRIANGLE, CONVEX_POLYGON => triangle_polygon, triangle_polygon_contact;
-        TRIANGLE, CAPSULE => triangle_capsule, triangle_capsule_contact;
-        CONVEX_POLYGON, CONVEX_POLYGON => polygon_polygon, polygon_polygon_contact;
-        CONVEX_POLYGON, CAPSULE => polygon_capsule, polygon_capsule_contact;
-        CAPSULE, CAPSULE => capsule_capsule, capsule_capsule_contact;
-        POINT, ELLIPSE => point_ellipse, point_ellipse_contact;
-        SEGMENT, ELLIPSE => segment_ellipse, segment_ellipse_contact;
-        CIRCLE, ELLIPSE => circle_ellipse, circle_ellipse_contact;
-        AABB, ELLIPSE => aabb_ellipse, aabb_ellipse_contact;
-        OBB, ELLIPSE => obb_ellipse, obb_ellipse_contact;
-        TRIANGLE, ELLIPSE => triangle_ellipse, triangle_ellipse_contact;
-        CONVEX_POLYGON, ELLIPSE => polygon_ellipse, polygon_ellipse_contact;
-        CAPSULE, ELLIPSE => capsule_ellipse, capsule_ellipse_contact;
-        ELLIPSE, ELLIPSE => ellipse_ellipse, ellipse_ellipse_contact;
-    }
+    let (ca, cb) = (a.as_convex()?, b.as_convex()?);
+    let (answer, shift) = shifted(pose_a, pose_b, |pa, pb| {
+        match crate::gjk::gjk_distance(ca, pa, cb, pb) {
+            crate::gjk::GjkResult::Separated {
+                distance,
+                point_a,
+                point_b,
+                normal,
+            } => ClosestPoints::apart(point_a, point_b, normal, distance, max_distance),
+            // The separating axes found the shapes apart by less than GJK's
+            // touching tolerance: a distance at rounding level, between the
+            // support points along the line of the centres' boxes.
+            crate::gjk::GjkResult::Intersecting => {
+                let d = b.bounding_box(pb).center() - a.bounding_box(pa).center();
+                let n =
+                    nalgebra::Unit::try_new(d, T::zero()).unwrap_or_else(nalgebra::Vector2::x_axis);
+                let (p, q) = (
+                    ca.support_point(pa, &n),
+                    cb.support_point(pb, &-n.into_inner()),
+                );
+                ClosestPoints::apart(p, q, n, (q - p).dot(&n), max_distance)
+            }
+        }
+    });
+    Some(answer.transformed(&shift))
+}
+
+// ---------------------------------------------------------- register block
+
+/// Generates, from one list of rows `A, B => name: intersects, contact,
+/// closest_points;` (built-in pairs in canonical order), the functions that
+/// answer each query for two [`ShapeRef`]s with a `match`: every pair that
+/// kasanari answers with a dedicated kernel, and which kernel, in one place.
+/// Adding a query adds a column here and one generated function.
+macro_rules! register_block {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident; )*) => {
+        /// The name of the kernels of a built-in pair in canonical order (the
+        /// boolean kernel's name, `"circle_obb"`).
+        fn builtin_name<T: Real>(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> Option<&'static str> {
+            match (a, b) {
+                $( (ShapeRef::$a(_), ShapeRef::$b(_)) => Some(stringify!($intersects)), )*
+                _ => None,
+            }
+        }
+
+        /// The boolean kernel of a built-in pair in canonical order.
+        #[inline]
+        fn builtin_intersects<T: Real>(
+            a: ShapeRef<'_, T>,
+            b: ShapeRef<'_, T>,
+            b_in_a: &Isometry2<T>,
+        ) -> Option<bool> {
+            Some(match (a, b) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $intersects(a, b, b_in_a), )*
+                _ => return None,
+            })
+        }
+
+        /// The contact kernel of a built-in pair in canonical order.
+        #[inline]
+        fn builtin_contact<T: Real>(
+            a: ShapeRef<'_, T>,
+            b: ShapeRef<'_, T>,
+            b_in_a: &Isometry2<T>,
+        ) -> Option<Option<Contact<T>>> {
+            Some(match (a, b) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $contact(a, b, b_in_a), )*
+                _ => return None,
+            })
+        }
+
+        /// The closest-points kernel of a built-in pair in canonical order.
+        #[inline]
+        fn builtin_closest_points<T: Real>(
+            a: ShapeRef<'_, T>,
+            b: ShapeRef<'_, T>,
+            b_in_a: &Isometry2<T>,
+            max_distance: T,
+        ) -> Option<ClosestPoints<T>> {
+            Some(match (a, b) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $closest(a, b, b_in_a, max_distance), )*
+                _ => return None,
+            })
+        }
+    };
+}
+
+use crate::circle::*;
+use crate::ellipse::*;
+use crate::point::*;
+use crate::sat::*;
+
+// Every built-in 2D pair and the kernels that serve it, in canonical order
+// (point < segment < circle < aabb < obb < triangle < polygon < capsule <
+// ellipse). Reading this block tells what kasanari supports.
+register_block! {
+    // pair                  intersects          contact                     closest points
+    Point, Point         => point_point,         point_point_contact,         point_point_closest_points;
+    Point, Segment       => point_segment,       point_segment_contact,       point_segment_closest_points;
+    Point, Circle        => point_circle,        point_circle_contact,        point_circle_closest_points;
+    Point, Aabb          => point_aabb,          point_aabb_contact,          point_aabb_closest_points;
+    Point, Obb           => point_obb,           point_obb_contact,           point_obb_closest_points;
+    Point, Triangle      => point_triangle,      point_triangle_contact,      point_triangle_closest_points;
+    Point, Polygon       => point_polygon,       point_polygon_contact,       point_polygon_closest_points;
+    Point, Capsule       => point_capsule,       point_capsule_contact,       point_capsule_closest_points;
+    Point, Ellipse       => point_ellipse,       point_ellipse_contact,       point_ellipse_closest_points;
+    Segment, Segment     => segment_segment,     segment_segment_contact,     segment_segment_closest_points;
+    Segment, Circle      => segment_circle,      segment_circle_contact,      segment_circle_closest_points;
+    Segment, Aabb        => segment_aabb,        segment_aabb_contact,        segment_aabb_closest_points;
+    Segment, Obb         => segment_obb,         segment_obb_contact,         segment_obb_closest_points;
+    Segment, Triangle    => segment_triangle,    segment_triangle_contact,    segment_triangle_closest_points;
+    Segment, Polygon     => segment_polygon,     segment_polygon_contact,     segment_polygon_closest_points;
+    Segment, Capsule     => segment_capsule,     segment_capsule_contact,     segment_capsule_closest_points;
+    Segment, Ellipse     => segment_ellipse,     segment_ellipse_contact,     segment_ellipse_closest_points;
+    Circle, Circle       => circle_circle,       circle_circle_contact,       circle_circle_closest_points;
+    Circle, Aabb         => circle_aabb,         circle_aabb_contact,         circle_aabb_closest_points;
+    Circle, Obb          => circle_obb,          circle_obb_contact,          circle_obb_closest_points;
+    Circle, Triangle     => circle_triangle,     circle_triangle_contact,     circle_triangle_closest_points;
+    Circle, Polygon      => circle_polygon,      circle_polygon_contact,      circle_polygon_closest_points;
+    Circle, Capsule      => circle_capsule,      circle_capsule_contact,      circle_capsule_closest_points;
+    Circle, Ellipse      => circle_ellipse,      circle_ellipse_contact,      circle_ellipse_closest_points;
+    Aabb, Aabb           => aabb_aabb,           aabb_aabb_contact,           aabb_aabb_closest_points;
+    Aabb, Obb            => aabb_obb,            aabb_obb_contact,            aabb_obb_closest_points;
+    Aabb, Triangle       => aabb_triangle,       aabb_triangle_contact,       aabb_triangle_closest_points;
+    Aabb, Polygon        => aabb_polygon,        aabb_polygon_contact,        aabb_polygon_closest_points;
+    Aabb, Capsule        => aabb_capsule,        aabb_capsule_contact,        aabb_capsule_closest_points;
+    Aabb, Ellipse        => aabb_ellipse,        aabb_ellipse_contact,        aabb_ellipse_closest_points;
+    Obb, Obb             => obb_obb,             obb_obb_contact,             obb_obb_closest_points;
+    Obb, Triangle        => obb_triangle,        obb_triangle_contact,        obb_triangle_closest_points;
+    Obb, Polygon         => obb_polygon,         obb_polygon_contact,         obb_polygon_closest_points;
+    Obb, Capsule         => obb_capsule,         obb_capsule_contact,         obb_capsule_closest_points;
+    Obb, Ellipse         => obb_ellipse,         obb_ellipse_contact,         obb_ellipse_closest_points;
+    Triangle, Triangle   => triangle_triangle,   triangle_triangle_contact,   triangle_triangle_closest_points;
+    Triangle, Polygon    => triangle_polygon,    triangle_polygon_contact,    triangle_polygon_closest_points;
+    Triangle, Capsule    => triangle_capsule,    triangle_capsule_contact,    triangle_capsule_closest_points;
+    Triangle, Ellipse    => triangle_ellipse,    triangle_ellipse_contact,    triangle_ellipse_closest_points;
+    Polygon, Polygon     => polygon_polygon,     polygon_polygon_contact,     polygon_polygon_closest_points;
+    Polygon, Capsule     => polygon_capsule,     polygon_capsule_contact,     polygon_capsule_closest_points;
+    Polygon, Ellipse     => polygon_ellipse,     polygon_ellipse_contact,     polygon_ellipse_closest_points;
+    Capsule, Capsule     => capsule_capsule,     capsule_capsule_contact,     capsule_capsule_closest_points;
+    Capsule, Ellipse     => capsule_ellipse,     capsule_ellipse_contact,     capsule_ellipse_closest_points;
+    Ellipse, Ellipse     => ellipse_ellipse,     ellipse_ellipse_contact,     ellipse_ellipse_closest_points;
 }

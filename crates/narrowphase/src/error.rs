@@ -27,6 +27,14 @@ pub enum DispatchError {
     /// apart that one relative to the other overflows and the shapes' bounding
     /// boxes do not prove them apart (shapes as large as the float range).
     NonFinitePose,
+    /// A `max_distance` that is NaN or negative (it may be `+∞`).
+    InvalidMaxDistance,
+    /// A `max_toi` that is NaN or negative (it may be `+∞`).
+    InvalidMaxToi,
+    /// A ray with a NaN or infinite number, or a zero direction.
+    InvalidRay,
+    /// A query point with a NaN or infinite coordinate.
+    NonFinitePoint,
 }
 
 impl fmt::Display for DispatchError {
@@ -43,6 +51,15 @@ impl fmt::Display for DispatchError {
                  for that kind"
             ),
             Self::NonFinitePose => write!(f, "a pose has a NaN or infinite number"),
+            Self::InvalidMaxDistance => {
+                write!(f, "max_distance must be a number >= 0 (infinity allowed)")
+            }
+            Self::InvalidMaxToi => write!(f, "max_toi must be a number >= 0 (infinity allowed)"),
+            Self::InvalidRay => write!(
+                f,
+                "a ray needs a finite origin and a finite, non-zero direction"
+            ),
+            Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
         }
     }
 }

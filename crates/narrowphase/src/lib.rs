@@ -34,20 +34,24 @@ mod error;
 pub mod gjk;
 pub mod point;
 pub mod polygonal;
+pub mod queries;
 pub mod sat;
 pub mod table;
 
 pub use closest_points::{ClosestPoints, ClosestPoints3};
 pub use contact::Contact;
-pub use dispatch::{Dim2, DispatchTable, Route};
+pub use dispatch::{ClosestPointsFn, ContactFn, Dim2, DispatchTable, IntersectsFn, Route};
 pub use error::DispatchError;
+pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
+pub use table::{PairQuery, Table};
 
 use nalgebra::Isometry2;
 use shape::{Real, Shape};
 
-/// Whether two shapes intersect, through the shared built-in table
-/// ([`DispatchTable::shared`]).
+/// Whether two shapes intersect (closed sets: touching counts), through the
+/// built-in kernels and the fallbacks: what a [`DispatchTable::new`] table
+/// answers, with nothing to look up and no lock.
 ///
 /// # Errors
 /// As [`DispatchTable::intersects`].
@@ -57,11 +61,12 @@ pub fn intersects<T: Real>(
     b: &dyn Shape<T>,
     pose_b: &Isometry2<T>,
 ) -> Result<bool, DispatchError> {
-    DispatchTable::shared().intersects(a, pose_a, b, pose_b)
+    builtin_query::<IntersectsQuery, T>(a, pose_a, b, pose_b, ())
 }
 
-/// The contact of two shapes in world space, through the shared built-in
-/// table.
+/// The contact of two shapes in world space (normal from `a` to `b`), or
+/// `None` when they do not intersect; through the built-in kernels and the
+/// fallbacks.
 ///
 /// # Errors
 /// As [`DispatchTable::contact`].
@@ -71,5 +76,101 @@ pub fn contact<T: Real>(
     b: &dyn Shape<T>,
     pose_b: &Isometry2<T>,
 ) -> Result<Option<Contact<T>>, DispatchError> {
-    DispatchTable::shared().contact(a, pose_a, b, pose_b)
+    builtin_query::<ContactQuery, T>(a, pose_a, b, pose_b, ())
+}
+
+/// Whether two shapes intersect, or their closest points (one on each shape,
+/// world frame, unit normal from A to B) when they are at most `max_distance`
+/// apart, or [`ClosestPoints::Farther`]. `max_distance` may be `+∞`; the
+/// contract is in `docs/conventions.md` ("Distance and closest points").
+///
+/// # Errors
+/// As [`DispatchTable::closest_points`]: a NaN or negative `max_distance` is
+/// [`DispatchError::InvalidMaxDistance`].
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2, Vector2};
+/// use narrowphase::ClosestPoints;
+/// use shape::{Circle, Obb};
+/// let wall = Obb::new(Vector2::new(1.0, 3.0)).unwrap();
+/// let ball = Circle::new(0.5).unwrap();
+/// let (o, p) = (Isometry2::identity(), Isometry2::translation(4.0, 1.0));
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, normal } =
+///     narrowphase::closest_points(&wall, &o, &ball, &p, 10.0).unwrap() else { panic!() };
+/// assert_eq!((distance, point_a, point_b), (2.5, Point2::new(1.0, 1.0), Point2::new(3.5, 1.0)));
+/// assert_eq!(normal.into_inner(), Vector2::x());
+/// assert_eq!(narrowphase::closest_points(&wall, &o, &ball, &p, 1.0), Ok(ClosestPoints::Farther));
+/// ```
+pub fn closest_points<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+    max_distance: T,
+) -> Result<ClosestPoints<T>, DispatchError> {
+    builtin_query::<ClosestPointsQuery, T>(a, pose_a, b, pose_b, max_distance)
+}
+
+/// The Euclidean distance between two closed shapes: 0 exactly when they
+/// touch or overlap ([`intersects`] is `true`).
+///
+/// # Errors
+/// As [`DispatchTable::closest_points`].
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2};
+/// use shape::{Capsule, Circle};
+/// let pill = Capsule::new(Point2::new(-2.0, 0.0), Point2::new(2.0, 0.0), 1.0).unwrap();
+/// let ball = Circle::new(1.0).unwrap();
+/// let d = narrowphase::distance(&pill, &Isometry2::identity(), &ball, &Isometry2::translation(1.0, 5.0));
+/// assert_eq!(d, Ok(3.0));
+/// ```
+pub fn distance<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+) -> Result<T, DispatchError> {
+    closest_points(a, pose_a, b, pose_b, T::infinity())
+        .map(|c| c.distance().unwrap_or(T::infinity()))
+}
+
+/// The signed distance between two shapes: the distance when they are
+/// apart, zero when they touch, and minus the penetration depth (exactly
+/// [`contact`]'s depth) when they overlap.
+///
+/// # Errors
+/// As [`DispatchTable::closest_points`].
+///
+/// ```
+/// use nalgebra::Isometry2;
+/// use shape::Circle;
+/// let c = Circle::new(1.0).unwrap();
+/// let o = Isometry2::identity();
+/// assert_eq!(narrowphase::signed_distance(&c, &o, &c, &Isometry2::translation(1.5, 0.0)), Ok(-0.5));
+/// assert_eq!(narrowphase::signed_distance(&c, &o, &c, &Isometry2::translation(3.0, 0.0)), Ok(1.0));
+/// ```
+pub fn signed_distance<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+) -> Result<T, DispatchError> {
+    match closest_points(a, pose_a, b, pose_b, T::infinity())? {
+        ClosestPoints::Intersecting => {
+            Ok(-contact(a, pose_a, b, pose_b)?.map_or(T::zero(), |c| c.depth))
+        }
+        other => Ok(other.distance().unwrap_or(T::infinity())),
+    }
+}
+
+#[inline]
+fn builtin_query<Q: PairQuery<T, Dim2>, T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    table::query_with::<T, Dim2, Q>(true, None, a, pose_a, b, pose_b, args)
 }

@@ -1,30 +1,51 @@
-//! The pair table, written once for 2D and 3D: `(kind of A, kind of B) →
-//! kernel`.
+//! The pair table, written once for every pair query and for 2D and 3D:
+//! `(query, kind of A, kind of B) → kernel`.
 //!
-//! A table held as a value (the world owns one), indexed by two small
-//! [`ShapeKind`] integers: O(1) for every pair, no chain of type tests, no
-//! hashing. A kernel registered for `(A, B)` also serves `(B, A)`: the mirrored
-//! cell calls it with the arguments swapped and flips the contact, in one place
-//! ([`Table::contact`]). For two shapes of the same kind (and for fallbacks) the
-//! order is made canonical too (by pose, then by address), so
-//! `intersects(a, b) == intersects(b, a)` exactly and the normals are exact
-//! negatives for every pair.
+//! # How a pair is answered
 //!
-//! Kernels work in A's local frame: the table computes B's pose relative to A
-//! from the shapes' *effective* poses (an `Aabb` drops rotation), calls the
-//! kernel, and maps the contact back to the world.
+//! A *pair query* ([`PairQuery`]: intersects, contact, closest points, ...)
+//! names what its kernels take besides the two shapes and B's pose in A's
+//! frame (its `Args`), what they answer in A's frame (its `Answer`), and how
+//! an answer is seen from the other shape ([`PairQuery::flipped`]) and from
+//! the world ([`PairQuery::transformed`]). [`Table::query`] answers any query
+//! for any pair, in one place:
 //!
-//! What differs between 2D and 3D (shape trait, pose, contact, fallbacks) is
-//! the [`Dimension`] trait: [`crate::DispatchTable`] is `Table<T, Dim2>`,
-//! [`crate::dim3::DispatchTable3`] is `Table<T, Dim3>`.
+//! 1. both poses must be finite, and the query's arguments valid;
+//! 2. a kernel the user registered for `(query, kind A, kind B)` answers first
+//!    (registered for `(A, B)`, it also serves `(B, A)`, mirrored);
+//! 3. two built-in shapes are answered by the built-in kernels of the
+//!    dimension's register block (`dispatch.rs`, `dim3/dispatch3.rs`): a
+//!    `match` on two [`ShapeRef`](shape::ShapeRef)s, no downcast, no indirect
+//!    call, no lock;
+//! 4. anything else goes to the query's generic fallback (separating axes,
+//!    GJK) or is [`DispatchError::Unsupported`], never a silent answer.
+//!
+//! # The mirror rule
+//!
+//! The two shapes are put in a canonical order first (by kind; for the same
+//! kind, or a fallback, by pose and then address), the kernel runs in the first
+//! shape's frame, and the answer is mapped to the world and flipped back when
+//! the order was swapped. This happens in [`answer_in_order`] alone, for every
+//! query and every route, so `query(a, b)` and `query(b, a)` agree exactly
+//! (bit for bit, up to the flip) for every query and pair.
+//!
+//! # Adding a query
+//!
+//! A marker type implementing [`PairQuery`] for [`Dim2`](crate::Dim2) (in
+//! `dispatch.rs`, beside the register block) and [`Dim3`](crate::dim3::Dim3)
+//! (in `dim3/dispatch3.rs`), a column in the two register blocks naming the
+//! kernel of every built-in pair, a field of [`UserKernels`] in [`Table`]
+//! for the kernels users register, and the kernels themselves.
+//! `docs/ARCHITECTURE.md` walks through it.
 
-use core::any::{Any, TypeId};
+use core::any::Any;
 use core::cmp::Ordering;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use shape::{Real, ShapeKind};
 
 use crate::DispatchError;
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
 
 /// What the table needs of a dimension.
 pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
@@ -32,127 +53,150 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     type Shape: ?Sized;
     /// The pose.
     type Pose: Copy + Send + Sync + 'static;
-    /// The contact.
-    type Contact: Copy;
+    /// A built-in shape by reference ([`ShapeRef`](shape::ShapeRef) or
+    /// [`ShapeRef3`](shape::ShapeRef3)).
+    type Builtin<'a>: Copy;
     /// The table's name in `Debug` output.
     const TABLE_NAME: &'static str;
 
     /// The shape's kind.
     fn kind(s: &Self::Shape) -> ShapeKind;
-    /// The shape's data for the kernels.
+    /// The shape's data for user kernels.
     fn as_any(s: &Self::Shape) -> &dyn Any;
-    /// The shape's kind and data, in one call through the vtable.
-    fn kind_and_data(s: &Self::Shape) -> (ShapeKind, &dyn Any);
-    /// The pose the shape's geometry is placed with; `kind` is the shape's.
-    fn effective_pose(s: &Self::Shape, kind: ShapeKind, pose: &Self::Pose) -> Self::Pose;
+    /// The built-in shape, by its type (one call through the vtable).
+    fn builtin(s: &Self::Shape) -> Option<Self::Builtin<'_>>;
+    /// A built-in shape's kind.
+    fn builtin_kind(s: Self::Builtin<'_>) -> ShapeKind;
+    /// A built-in shape's address, for the canonical order.
+    fn builtin_address(s: Self::Builtin<'_>) -> usize;
+    /// Whether `kind` is one of this dimension's built-in kinds.
+    fn is_builtin_kind(kind: ShapeKind) -> bool;
+    /// The pose a built-in kind's geometry is placed with (an axis-aligned
+    /// box keeps only the translation).
+    fn builtin_effective_pose(kind: ShapeKind, pose: &Self::Pose) -> Self::Pose;
+    /// The pose a user shape's geometry is placed with (asks the shape).
+    fn effective_pose(s: &Self::Shape, pose: &Self::Pose) -> Self::Pose;
     /// `a⁻¹ · b`.
     fn inv_mul(a: &Self::Pose, b: &Self::Pose) -> Self::Pose;
-    /// The contact mapped from a local frame to the world.
-    fn transformed(c: &Self::Contact, frame: &Self::Pose) -> Self::Contact;
-    /// The contact seen from the other shape.
-    fn flipped(c: &Self::Contact) -> Self::Contact;
     /// The pose's `i`-th number (translation first, then rotation), for the
-    /// canonical order; `None` past the last.
+    /// canonical order and the range checks; `None` past the last.
     fn pose_number(p: &Self::Pose, i: usize) -> Option<T>;
+    /// The name of the built-in kernels of two built-in shapes in canonical
+    /// order (`"circle_obb"`); `None` for a pair the register block lacks.
+    fn builtin_name(a: Self::Builtin<'_>, b: Self::Builtin<'_>) -> Option<&'static str>;
     /// How a pair with no kernel is answered, if it can be.
     fn fallback_route(a: &Self::Shape, b: &Self::Shape) -> Option<crate::Route>;
-    /// Answers a pair with no kernel; `None` when no fallback applies.
-    fn fallback_contact(
-        a: &Self::Shape,
-        pose_a: &Self::Pose,
-        b: &Self::Shape,
-        pose_b: &Self::Pose,
-    ) -> Option<Option<Self::Contact>>;
-    /// Whether the shapes' bounding boxes at their poses are provably apart;
-    /// asked only when one shape's pose relative to the other overflows (the
-    /// shapes sit near opposite ends of the float range). `false` when it
-    /// cannot tell: the query is then an error rather than a guess.
-    fn bounds_disjoint(
-        a: &Self::Shape,
-        pose_a: &Self::Pose,
-        b: &Self::Shape,
-        pose_b: &Self::Pose,
-    ) -> bool {
-        let _ = (a, pose_a, b, pose_b);
-        false
+    /// A lower bound of the distance between the shapes from their bounding
+    /// boxes at their poses (positive when the boxes are apart, possibly
+    /// `+∞`; zero when they meet or cannot be compared). Asked only when one
+    /// shape's pose relative to the other overflows the kernels' range
+    /// (shapes near opposite ends of the float range).
+    fn bounds_gap(a: &Self::Shape, pose_a: &Self::Pose, b: &Self::Shape, pose_b: &Self::Pose) -> T;
+}
+
+/// A pair query: what its kernels take and answer, how an answer is mirrored
+/// and mapped to the world, which kernels answer built-in pairs and which
+/// fallback the others. See the [module documentation](self).
+pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
+    /// What a kernel takes besides the shapes and `b_in_a` (`()`, or the
+    /// `max_distance` of closest points).
+    type Args: Copy + Send + Sync + 'static;
+    /// What a kernel answers, in A's frame (and the table, in the world).
+    type Answer: Copy;
+    /// The query's name, for messages.
+    const NAME: &'static str;
+    /// Where the table keeps the kernels users register for this query: a
+    /// number below [`QUERY_SLOTS`], different for every query of a
+    /// dimension (listed in `queries.rs`).
+    const SLOT: usize;
+
+    /// [`DispatchError`] for arguments the query refuses (a NaN or negative
+    /// distance, ...).
+    ///
+    /// # Errors
+    /// The query's own argument errors.
+    fn check_args(args: &Self::Args) -> Result<(), DispatchError>;
+    /// The arguments as the kernel sees them when it runs in `frame` (the
+    /// first shape's effective pose): world vectors (velocities) rotated into
+    /// it. `swapped` says that the shapes were swapped for the canonical order
+    /// (per-shape arguments swap with them). Most queries take arguments that
+    /// no frame changes, and keep the default.
+    #[inline]
+    fn local_args(args: Self::Args, frame: &D::Pose, swapped: bool) -> Self::Args {
+        let _ = (frame, swapped);
+        args
     }
+    /// The answer seen from the other shape.
+    fn flipped(answer: &Self::Answer) -> Self::Answer;
+    /// The answer mapped from a local frame to the world.
+    fn transformed(answer: &Self::Answer, frame: &D::Pose) -> Self::Answer;
+    /// The answer for shapes whose bounding boxes are `gap` apart, when their
+    /// relative pose is out of the kernels' range; `None` when the gap does not
+    /// decide it.
+    fn from_gap(gap: T, args: &Self::Args) -> Option<Self::Answer>;
+    /// The built-in kernel for two built-in shapes in canonical order (A's
+    /// kind at most B's), in A's frame; `None` for a pair without one.
+    fn builtin(
+        a: D::Builtin<'_>,
+        b: D::Builtin<'_>,
+        b_in_a: &D::Pose,
+        args: Self::Args,
+    ) -> Option<Self::Answer>;
+    /// The generic fallback, in the world frame (arguments as given, poses as
+    /// given); `None` when none applies.
+    fn fallback(
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        args: Self::Args,
+    ) -> Option<Self::Answer>;
 }
 
 /// A typed boolean kernel: `(a, b, b_in_a) → intersects`.
 pub type KernelFn<T, D, A, B> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> bool;
 /// A typed contact kernel: `(a, b, b_in_a) → contact in A's frame`.
-pub type ContactKernelFn<T, D, A, B> =
-    fn(&A, &B, &<D as Dimension<T>>::Pose) -> Option<<D as Dimension<T>>::Contact>;
+pub type ContactKernelFn<T, D, A, B, C> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> Option<C>;
 
-/// A kernel with its argument types erased: downcasts, then calls the typed
-/// functions. `None` when a downcast fails (the shape's kind and data disagree).
-trait ErasedKernel<T: Real, D: Dimension<T>>: Send + Sync {
-    fn intersects(&self, a: &dyn Any, b: &dyn Any, b_in_a: &D::Pose) -> Option<bool>;
-    fn contact(&self, a: &dyn Any, b: &dyn Any, b_in_a: &D::Pose) -> Option<Option<D::Contact>>;
-    fn name(&self) -> &'static str;
-}
+/// A user kernel with its argument types erased: downcasts, then calls the
+/// typed function. `None` when a downcast fails (the shape's kind and data
+/// disagree).
+type Erased<T, D, Q> = Arc<
+    dyn Fn(
+            &dyn Any,
+            &dyn Any,
+            &<D as Dimension<T>>::Pose,
+            <Q as PairQuery<T, D>>::Args,
+        ) -> Option<<Q as PairQuery<T, D>>::Answer>
+        + Send
+        + Sync,
+>;
 
-/// The typed kernels, held by type (a function item is a zero-sized type), so
-/// that the erased wrapper calls them directly and can inline them.
-struct Typed<A, B, F, G> {
-    intersects: F,
-    contact: G,
+struct UserCell<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> {
+    kernel: Erased<T, D, Q>,
     name: &'static str,
-    types: core::marker::PhantomData<fn(&A, &B)>,
-}
-
-impl<T, D, A, B, F, G> ErasedKernel<T, D> for Typed<A, B, F, G>
-where
-    T: Real,
-    D: Dimension<T>,
-    A: Any,
-    B: Any,
-    F: Fn(&A, &B, &D::Pose) -> bool + Send + Sync,
-    G: Fn(&A, &B, &D::Pose) -> Option<D::Contact> + Send + Sync,
-{
-    #[inline]
-    fn intersects(&self, a: &dyn Any, b: &dyn Any, b_in_a: &D::Pose) -> Option<bool> {
-        Some((self.intersects)(
-            a.downcast_ref::<A>()?,
-            b.downcast_ref::<B>()?,
-            b_in_a,
-        ))
-    }
-    #[inline]
-    fn contact(&self, a: &dyn Any, b: &dyn Any, b_in_a: &D::Pose) -> Option<Option<D::Contact>> {
-        Some((self.contact)(
-            a.downcast_ref::<A>()?,
-            b.downcast_ref::<B>()?,
-            b_in_a,
-        ))
-    }
-    fn name(&self) -> &'static str {
-        self.name
-    }
-}
-
-struct Cell<T: Real, D: Dimension<T>> {
-    kernel: Arc<dyn ErasedKernel<T, D>>,
     /// The kernel was registered for (B, A): swap the arguments.
     mirrored: bool,
 }
 
-impl<T: Real, D: Dimension<T>> Clone for Cell<T, D> {
+impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> Clone for UserCell<T, D, Q> {
     fn clone(&self) -> Self {
         Self {
             kernel: self.kernel.clone(),
+            name: self.name,
             mirrored: self.mirrored,
         }
     }
 }
 
-/// The pair dispatch table for dimension `D`. See the [module documentation](self).
-pub struct Table<T: Real, D: Dimension<T>> {
+/// The kernels users registered for one query, indexed by two kinds. Empty
+/// (and skipped by one comparison) until a user registers one.
+pub struct UserKernels<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> {
     stride: usize,
-    cells: Vec<Option<Cell<T, D>>>,
+    cells: Vec<Option<UserCell<T, D, Q>>>,
 }
 
-impl<T: Real, D: Dimension<T>> Clone for Table<T, D> {
+impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> Clone for UserKernels<T, D, Q> {
     fn clone(&self) -> Self {
         Self {
             stride: self.stride,
@@ -161,38 +205,241 @@ impl<T: Real, D: Dimension<T>> Clone for Table<T, D> {
     }
 }
 
-impl<T: Real, D: Dimension<T>> core::fmt::Debug for Table<T, D> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let registered = self
-            .cells
-            .iter()
-            .filter(|c| c.as_ref().is_some_and(|c| !c.mirrored))
-            .count();
-        f.debug_struct(D::TABLE_NAME)
-            .field("kinds", &self.stride)
-            .field("registered_pairs", &registered)
-            .finish()
+impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> Default for UserKernels<T, D, Q> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-impl<T: Real, D: Dimension<T>> Table<T, D> {
-    /// A table with no kernel: every query goes to the fallbacks (2D) or is
-    /// unsupported (3D).
+impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> UserKernels<T, D, Q> {
+    /// No kernel.
     #[must_use]
-    pub fn empty() -> Self {
+    pub const fn new() -> Self {
         Self {
             stride: 0,
             cells: Vec::new(),
         }
     }
 
-    /// Registers kernels for the pair `(kind_a, kind_b)`, replacing any kernel
-    /// already there (built-in ones included). The same kernels then serve
-    /// `(kind_b, kind_a)` with the arguments swapped. `A` and `B` are the types
-    /// that the shapes' `as_any()` return for those kinds; the kernels are
-    /// functions (or closures) `(a, b, b_in_a)` answering in A's frame, such as
-    /// [`KernelFn`] and [`ContactKernelFn`]. Function items are called directly
-    /// (and can be inlined) by the table's erased wrapper.
+    /// How many kernels are registered (each unordered pair once).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| c.as_ref().is_some_and(|c| !c.mirrored))
+            .count()
+    }
+
+    /// Whether no kernel is registered.
+    #[must_use]
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    #[inline]
+    fn get(&self, a: ShapeKind, b: ShapeKind) -> Option<&UserCell<T, D, Q>> {
+        let (i, j) = (a.index(), b.index());
+        if i < self.stride && j < self.stride {
+            self.cells[i * self.stride + j].as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// Sets the kernel of `(a, b)` and its mirror; `true` when the cell was
+    /// empty.
+    fn set(
+        &mut self,
+        a: ShapeKind,
+        b: ShapeKind,
+        name: &'static str,
+        kernel: Erased<T, D, Q>,
+    ) -> bool {
+        let (i, j) = (a.index(), b.index());
+        let kinds = i.max(j) + 1;
+        if kinds > self.stride {
+            let mut cells = vec![None; kinds * kinds];
+            for x in 0..self.stride {
+                for y in 0..self.stride {
+                    cells[x * kinds + y] = self.cells[x * self.stride + y].take();
+                }
+            }
+            self.stride = kinds;
+            self.cells = cells;
+        }
+        let was_empty = self.cells[i * self.stride + j].is_none();
+        self.cells[i * self.stride + j] = Some(UserCell {
+            kernel: kernel.clone(),
+            name,
+            mirrored: false,
+        });
+        if i != j {
+            self.cells[j * self.stride + i] = Some(UserCell {
+                kernel,
+                name,
+                mirrored: true,
+            });
+        }
+        was_empty
+    }
+}
+
+/// How many queries a table can hold user kernels for (each query names its
+/// slot, [`PairQuery::SLOT`]).
+pub const QUERY_SLOTS: usize = 8;
+
+/// The kernels users registered, per query slot; each slot holds a
+/// `UserKernels<T, D, Q>` for its query `Q`.
+type UserSlots = [Option<Arc<dyn Any + Send + Sync>>; QUERY_SLOTS];
+
+/// The pair dispatch table for dimension `D`. See the [module documentation](self).
+///
+/// A table is small and cheap to build: the built-in kernels are code (a
+/// `match` in the register block), not entries, and user kernels live in
+/// per-query slots that stay empty until a user registers one.
+pub struct Table<T: Real, D: Dimension<T>> {
+    /// Whether built-in pairs are answered by the built-in kernels (else by
+    /// the fallbacks, like user kinds).
+    builtins: bool,
+    /// Whether any slot holds a kernel (one test on the common path).
+    any_user: bool,
+    /// How many kernels were registered (for `Debug`).
+    registered: usize,
+    user: UserSlots,
+    dimension: core::marker::PhantomData<fn() -> (T, D)>,
+}
+
+impl<T: Real, D: Dimension<T>> Clone for Table<T, D> {
+    fn clone(&self) -> Self {
+        Self {
+            builtins: self.builtins,
+            any_user: self.any_user,
+            registered: self.registered,
+            user: self.user.clone(),
+            dimension: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: Real, D: Dimension<T>> core::fmt::Debug for Table<T, D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(D::TABLE_NAME)
+            .field("builtins", &self.builtins)
+            .field("user_kernels", &self.registered)
+            .finish()
+    }
+}
+
+impl<T: Real, D: Dimension<T>> Table<T, D> {
+    /// A table with every built-in kernel and no user kernel. Costs nothing
+    /// (no allocation): the built-in kernels are code, not entries.
+    #[must_use]
+    pub const fn with_builtins() -> Self {
+        Self {
+            builtins: true,
+            any_user: false,
+            registered: 0,
+            user: [const { None }; QUERY_SLOTS],
+            dimension: core::marker::PhantomData,
+        }
+    }
+
+    /// A table with no kernel at all: every pair goes to the fallbacks (2D) or
+    /// is unsupported (3D), built-in shapes included.
+    #[must_use]
+    pub const fn empty() -> Self {
+        let mut t = Self::with_builtins();
+        t.builtins = false;
+        t
+    }
+
+    /// Turns the built-in kernels on (what `new` does), keeping the user's.
+    pub fn register_builtins(&mut self) {
+        self.builtins = true;
+    }
+
+    /// Whether built-in pairs are answered by the built-in kernels.
+    #[must_use]
+    pub fn has_builtins(&self) -> bool {
+        self.builtins
+    }
+
+    /// The kernels users registered for query `Q`, if any.
+    #[inline]
+    fn user_kernels<Q: PairQuery<T, D>>(&self) -> Option<&UserKernels<T, D, Q>> {
+        if !self.any_user {
+            return None;
+        }
+        self.user
+            .get(Q::SLOT)?
+            .as_deref()?
+            .downcast_ref::<UserKernels<T, D, Q>>()
+    }
+
+    /// Registers `kernel` for query `Q` and the pair `(kind_a, kind_b)`,
+    /// replacing any kernel there (a built-in one included, for this query
+    /// only). The same kernel then serves `(kind_b, kind_a)` with the
+    /// arguments swapped and the answer flipped. `A` and `B` are the types the
+    /// shapes' `as_any()` return for those kinds; the kernel answers in A's
+    /// frame, with B placed by `b_in_a`.
+    ///
+    /// # Panics
+    /// When `Q::SLOT` is not below [`QUERY_SLOTS`] or is already taken by
+    /// another query: a programming error in the query's definition, caught
+    /// the first time a kernel is registered for it (never on user data).
+    pub fn register_query<Q, A, B, F>(
+        &mut self,
+        kind_a: ShapeKind,
+        kind_b: ShapeKind,
+        name: &'static str,
+        kernel: F,
+    ) where
+        Q: PairQuery<T, D>,
+        A: Any,
+        B: Any,
+        F: Fn(&A, &B, &D::Pose, Q::Args) -> Q::Answer + Send + Sync + 'static,
+    {
+        let erased: Erased<T, D, Q> = Arc::new(move |a: &dyn Any, b: &dyn Any, m, args| {
+            Some(kernel(
+                a.downcast_ref::<A>()?,
+                b.downcast_ref::<B>()?,
+                m,
+                args,
+            ))
+        });
+        assert!(
+            Q::SLOT < QUERY_SLOTS,
+            "query {} has slot {} of {QUERY_SLOTS}",
+            Q::NAME,
+            Q::SLOT
+        );
+        let mut kernels = match &self.user[Q::SLOT] {
+            None => UserKernels::<T, D, Q>::new(),
+            Some(any) => any
+                .downcast_ref::<UserKernels<T, D, Q>>()
+                .unwrap_or_else(|| {
+                    panic!(
+                        "query {} shares slot {} with another query",
+                        Q::NAME,
+                        Q::SLOT
+                    )
+                })
+                .clone(),
+        };
+        if kernels.set(kind_a, kind_b, name, erased) {
+            self.registered += 1;
+        }
+        self.user[Q::SLOT] = Some(Arc::new(kernels));
+        self.any_user = true;
+    }
+
+    /// Registers a boolean and a contact kernel for the pair `(kind_a,
+    /// kind_b)` (see [`register_query`](Self::register_query)). The other
+    /// queries keep their kernels (built-in, registered, or fallback); a user
+    /// kind that registers these two may also want
+    /// [`register_closest_points`](Self::register_closest_points), or gets the
+    /// GJK fallback for distances.
     pub fn register<A, B, F, G>(
         &mut self,
         kind_a: ShapeKind,
@@ -203,78 +450,125 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     ) where
         A: Any,
         B: Any,
+        IntersectsQuery: PairQuery<T, D, Args = (), Answer = bool>,
+        ContactQuery: PairQuery<T, D, Args = ()>,
         F: Fn(&A, &B, &D::Pose) -> bool + Send + Sync + 'static,
-        G: Fn(&A, &B, &D::Pose) -> Option<D::Contact> + Send + Sync + 'static,
+        G: Fn(&A, &B, &D::Pose) -> <ContactQuery as PairQuery<T, D>>::Answer
+            + Send
+            + Sync
+            + 'static,
     {
-        let kernel: Arc<dyn ErasedKernel<T, D>> = Arc::new(Typed {
-            intersects,
-            contact,
+        self.register_query::<IntersectsQuery, A, B, _>(
+            kind_a,
+            kind_b,
             name,
-            types: core::marker::PhantomData::<fn(&A, &B)>,
-        });
-        self.grow(kind_a.index().max(kind_b.index()) + 1);
-        let (i, j) = (kind_a.index(), kind_b.index());
-        self.cells[i * self.stride + j] = Some(Cell {
-            kernel: kernel.clone(),
-            mirrored: false,
-        });
-        if i != j {
-            self.cells[j * self.stride + i] = Some(Cell {
-                kernel,
-                mirrored: true,
-            });
-        }
+            move |a: &A, b: &B, m: &D::Pose, ()| intersects(a, b, m),
+        );
+        self.register_query::<ContactQuery, A, B, _>(
+            kind_a,
+            kind_b,
+            name,
+            move |a: &A, b: &B, m: &D::Pose, ()| contact(a, b, m),
+        );
     }
 
-    fn grow(&mut self, kinds: usize) {
-        if kinds <= self.stride {
-            return;
-        }
-        let mut cells = vec![None; kinds * kinds];
-        for i in 0..self.stride {
-            for j in 0..self.stride {
-                cells[i * kinds + j] = self.cells[i * self.stride + j].take();
-            }
-        }
-        self.stride = kinds;
-        self.cells = cells;
+    /// Registers a closest-points kernel for the pair `(kind_a, kind_b)`
+    /// (see [`register_query`](Self::register_query)): `(a, b, b_in_a,
+    /// max_distance)` answering in A's frame, `Intersecting` exactly when the
+    /// pair's boolean kernel says so.
+    pub fn register_closest_points<A, B, F>(
+        &mut self,
+        kind_a: ShapeKind,
+        kind_b: ShapeKind,
+        name: &'static str,
+        kernel: F,
+    ) where
+        A: Any,
+        B: Any,
+        ClosestPointsQuery: PairQuery<T, D, Args = T>,
+        F: Fn(&A, &B, &D::Pose, T) -> <ClosestPointsQuery as PairQuery<T, D>>::Answer
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.register_query::<ClosestPointsQuery, A, B, _>(kind_a, kind_b, name, kernel);
     }
 
-    #[inline]
-    fn cell(&self, a: ShapeKind, b: ShapeKind) -> Option<&Cell<T, D>> {
-        let (i, j) = (a.index(), b.index());
-        if i < self.stride && j < self.stride {
-            self.cells[i * self.stride + j].as_ref()
-        } else {
-            None
-        }
-    }
-
-    /// How the table answers a pair of shapes: a kernel (by name), or a fallback.
+    /// How the table answers the boolean query for a pair of shapes: a kernel
+    /// (by name), or a fallback.
     ///
     /// # Errors
     /// [`DispatchError::Unsupported`] when nothing can answer.
-    pub fn route(&self, a: &D::Shape, b: &D::Shape) -> Result<crate::Route, DispatchError> {
-        if let Some(cell) = self.cell(D::kind(a), D::kind(b)) {
+    pub fn route(&self, a: &D::Shape, b: &D::Shape) -> Result<crate::Route, DispatchError>
+    where
+        IntersectsQuery: PairQuery<T, D>,
+    {
+        self.route_for::<IntersectsQuery>(a, b)
+    }
+
+    /// How the table answers query `Q` for a pair of shapes.
+    ///
+    /// # Errors
+    /// [`DispatchError::Unsupported`] when nothing can answer.
+    pub fn route_for<Q: PairQuery<T, D>>(
+        &self,
+        a: &D::Shape,
+        b: &D::Shape,
+    ) -> Result<crate::Route, DispatchError> {
+        let (ka, kb) = (D::kind(a), D::kind(b));
+        if let Some(cell) = self.user_kernels::<Q>().and_then(|u| u.get(ka, kb)) {
             return Ok(crate::Route::Kernel {
-                name: cell.kernel.name(),
+                name: cell.name,
                 mirrored: cell.mirrored,
             });
         }
-        D::fallback_route(a, b).ok_or(DispatchError::Unsupported {
-            a: D::kind(a),
-            b: D::kind(b),
-        })
+        if let (Some(x), Some(y), true) = (D::builtin(a), D::builtin(b), self.builtins) {
+            let (first, second) = if ka <= kb { (x, y) } else { (y, x) };
+            if let Some(name) = D::builtin_name(first, second) {
+                return Ok(crate::Route::Kernel {
+                    name,
+                    mirrored: ka > kb,
+                });
+            }
+        }
+        D::fallback_route(a, b).ok_or(DispatchError::Unsupported { a: ka, b: kb })
+    }
+
+    /// Answers query `Q` for the two shapes at their poses, in the world frame
+    /// (see the [module documentation](self) for the steps).
+    ///
+    /// # Errors
+    /// [`DispatchError::NonFinitePose`] when a pose has a NaN or infinite
+    /// number; the query's argument errors;
+    /// [`DispatchError::KindMismatch`] when a shape reports a built-in kind
+    /// but its `as_any()` is not of that kind's type (or, for a user kernel,
+    /// not of the registered type); [`DispatchError::Unsupported`] when no
+    /// kernel and no fallback applies.
+    #[inline]
+    pub fn query<Q: PairQuery<T, D>>(
+        &self,
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        args: Q::Args,
+    ) -> Result<Q::Answer, DispatchError> {
+        query_with::<T, D, Q>(
+            self.builtins,
+            self.user_kernels::<Q>(),
+            a,
+            pose_a,
+            b,
+            pose_b,
+            args,
+        )
     }
 
     /// Whether the two shapes, placed at their poses, intersect (closed sets:
     /// touching counts).
     ///
     /// # Errors
-    /// [`DispatchError::Unsupported`] when no kernel and no fallback applies,
-    /// [`DispatchError::KindMismatch`] when a shape's `as_any()` is not the type
-    /// registered for its kind, [`DispatchError::NonFinitePose`] when a pose has
-    /// a NaN or infinite number.
+    /// As [`query`](Self::query).
     #[inline]
     pub fn intersects(
         &self,
@@ -282,20 +576,11 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         pose_a: &D::Pose,
         b: &D::Shape,
         pose_b: &D::Pose,
-    ) -> Result<bool, DispatchError> {
-        check_poses::<T, D>(pose_a, pose_b)?;
-        let o = Ordered::new(self, a, pose_a, b, pose_b);
-        let (m, _) = o.relative();
-        if let Some(apart) = o.out_of_range(&m) {
-            return apart.map(|()| false);
-        }
-        match o.cell {
-            Some(cell) => cell
-                .kernel
-                .intersects(o.data.0, o.data.1, &m)
-                .ok_or_else(|| o.mismatch()),
-            None => Ok(o.fallback()?.is_some()),
-        }
+    ) -> Result<bool, DispatchError>
+    where
+        IntersectsQuery: PairQuery<T, D, Args = (), Answer = bool>,
+    {
+        self.query::<IntersectsQuery>(a, pose_a, b, pose_b, ())
     }
 
     /// The contact of the two shapes in world space (normal from `a` to `b`),
@@ -303,7 +588,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     /// [`intersects`](Self::intersects) is `true`.
     ///
     /// # Errors
-    /// As [`intersects`](Self::intersects).
+    /// As [`query`](Self::query).
     #[inline]
     pub fn contact(
         &self,
@@ -311,39 +596,45 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         pose_a: &D::Pose,
         b: &D::Shape,
         pose_b: &D::Pose,
-    ) -> Result<Option<D::Contact>, DispatchError> {
-        check_poses::<T, D>(pose_a, pose_b)?;
-        let o = Ordered::new(self, a, pose_a, b, pose_b);
-        let (m, frame) = o.relative();
-        if let Some(apart) = o.out_of_range(&m) {
-            return apart.map(|()| None);
-        }
-        let c = match o.cell {
-            Some(cell) => {
-                let local = cell
-                    .kernel
-                    .contact(o.data.0, o.data.1, &m)
-                    .ok_or_else(|| o.mismatch())?;
-                local.map(|c| D::transformed(&c, &frame))
-            }
-            None => o.fallback()?,
-        };
-        Ok(if o.swapped {
-            c.map(|c| D::flipped(&c))
-        } else {
-            c
-        })
+    ) -> Result<<ContactQuery as PairQuery<T, D>>::Answer, DispatchError>
+    where
+        ContactQuery: PairQuery<T, D, Args = ()>,
+    {
+        self.query::<ContactQuery>(a, pose_a, b, pose_b, ())
     }
 
-    /// A shared table built once per precision and dimension by `build`, for
-    /// the free functions; a game loop should own its table (or use the
-    /// world's).
+    /// Whether the shapes intersect, or their closest points (world frame,
+    /// normal from `a` to `b`) when they are at most `max_distance` apart, or
+    /// [`Farther`](crate::ClosestPoints::Farther). `max_distance` may be
+    /// `+∞`.
+    ///
+    /// # Errors
+    /// As [`query`](Self::query); [`DispatchError::InvalidMaxDistance`] for a
+    /// NaN or negative `max_distance`.
+    #[inline]
+    pub fn closest_points(
+        &self,
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        max_distance: T,
+    ) -> Result<<ClosestPointsQuery as PairQuery<T, D>>::Answer, DispatchError>
+    where
+        ClosestPointsQuery: PairQuery<T, D, Args = T>,
+    {
+        self.query::<ClosestPointsQuery>(a, pose_a, b, pose_b, max_distance)
+    }
+
+    /// A shared table built once per precision and dimension by `build`. The
+    /// free functions do not use it (they call the built-in kernels directly,
+    /// with no lock); it is there for code that wants a `&'static` table.
     pub(crate) fn shared_with(build: fn() -> Self) -> &'static Self {
-        type Registry = RwLock<Vec<(TypeId, &'static (dyn Any + Send + Sync))>>;
+        type Registry = RwLock<Vec<(core::any::TypeId, &'static (dyn Any + Send + Sync))>>;
         static TABLES: OnceLock<Registry> = OnceLock::new();
         let registry = TABLES.get_or_init(|| RwLock::new(Vec::new()));
-        let id = TypeId::of::<Self>();
-        let lookup = |list: &[(TypeId, &'static (dyn Any + Send + Sync))]| {
+        let id = core::any::TypeId::of::<Self>();
+        let lookup = |list: &[(core::any::TypeId, &'static (dyn Any + Send + Sync))]| {
             list.iter()
                 .find(|(k, _)| *k == id)
                 .and_then(|(_, t)| t.downcast_ref::<Self>())
@@ -361,9 +652,228 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     }
 }
 
+/// [`Table::query`] given the table's parts: whether built-in kernels are on,
+/// and the user kernels for the query when there are any. The free functions
+/// call it with `(true, None)`: the built-in kernels and the fallbacks, with
+/// nothing to look up.
+#[inline]
+pub(crate) fn query_with<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    builtins: bool,
+    user: Option<&UserKernels<T, D, Q>>,
+    a: &D::Shape,
+    pose_a: &D::Pose,
+    b: &D::Shape,
+    pose_b: &D::Pose,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
+        return Err(DispatchError::NonFinitePose);
+    }
+    Q::check_args(&args)?;
+    let (ra, rb) = (D::builtin(a), D::builtin(b));
+    // The common case: two built-in shapes and no user kernel for the query.
+    if let (Some(x), Some(y), true, None) = (ra, rb, builtins, user) {
+        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+    }
+    general::<T, D, Q>(builtins, user, (a, ra), pose_a, (b, rb), pose_b, args)
+}
+
+/// One side of a query: the shape, its pose, and how its geometry is placed.
+struct Side<'a, T: Real, D: Dimension<T>> {
+    shape: &'a D::Shape,
+    pose: &'a D::Pose,
+    kind: ShapeKind,
+}
+
+impl<T: Real, D: Dimension<T>> Clone for Side<'_, T, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Real, D: Dimension<T>> Copy for Side<'_, T, D> {}
+
+impl<T: Real, D: Dimension<T>> Side<'_, T, D> {
+    #[inline]
+    fn effective_pose(&self) -> D::Pose {
+        if D::is_builtin_kind(self.kind) {
+            D::builtin_effective_pose(self.kind, self.pose)
+        } else {
+            D::effective_pose(self.shape, self.pose)
+        }
+    }
+}
+
+/// The mirror rule, in one place: with the two sides in canonical order
+/// (`swapped` when that is (B, A)), computes B's effective pose in A's, asks
+/// `kernel` for the answer in A's frame (with the arguments localised), maps
+/// it to the world and flips it back when swapped. Relative poses out of the
+/// kernels' range go to the bounding boxes first.
+#[inline]
+fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    first: Side<'_, T, D>,
+    second: Side<'_, T, D>,
+    swapped: bool,
+    args: Q::Args,
+    kernel: impl FnOnce(&D::Pose, Q::Args) -> Result<Q::Answer, DispatchError>,
+) -> Result<Q::Answer, DispatchError> {
+    let frame = first.effective_pose();
+    let m = D::inv_mul(&frame, &second.effective_pose());
+    if !pose_in_range::<T, D>(&m) {
+        if let Some(answer) = beyond_range::<T, D, Q>(&m, first, second, &args)? {
+            return Ok(if swapped { Q::flipped(&answer) } else { answer });
+        }
+    }
+    let local = kernel(&m, Q::local_args(args, &frame, swapped))?;
+    let world = Q::transformed(&local, &frame);
+    Ok(if swapped { Q::flipped(&world) } else { world })
+}
+
+/// Two built-in shapes through the built-in kernels.
+#[inline]
+fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    (a, x): (&'s D::Shape, D::Builtin<'s>),
+    pose_a: &'s D::Pose,
+    (b, y): (&'s D::Shape, D::Builtin<'s>),
+    pose_b: &'s D::Pose,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    let (kx, ky) = (D::builtin_kind(x), D::builtin_kind(y));
+    let swapped = match kx.cmp(&ky) {
+        Ordering::Less => false,
+        Ordering::Greater => true,
+        Ordering::Equal => {
+            canonical_order::<T, D>(pose_a, D::builtin_address(x), pose_b, D::builtin_address(y))
+                == Ordering::Greater
+        }
+    };
+    let sa = Side {
+        shape: a,
+        pose: pose_a,
+        kind: kx,
+    };
+    let sb = Side {
+        shape: b,
+        pose: pose_b,
+        kind: ky,
+    };
+    let (first, second, f, s) = if swapped {
+        (sb, sa, y, x)
+    } else {
+        (sa, sb, x, y)
+    };
+    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+        Q::builtin(f, s, m, args).ok_or(DispatchError::Unsupported {
+            a: first.kind,
+            b: second.kind,
+        })
+    })
+}
+
+/// The answer for a relative pose `m` outside the kernels' range (a number
+/// above `√MAX`: shapes near opposite ends of the float range, or `∞` when the
+/// difference of two finite poses overflowed): the bounding boxes' gap decides
+/// when it can (`Ok(Some)`, in the first shape's order); else, when `m` is not
+/// finite, there is no answer (`Err(NonFinitePose)`); else the kernel answers
+/// (`Ok(None)`).
+#[cold]
+fn beyond_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    m: &D::Pose,
+    first: Side<'_, T, D>,
+    second: Side<'_, T, D>,
+    args: &Q::Args,
+) -> Result<Option<Q::Answer>, DispatchError> {
+    let gap = D::bounds_gap(first.shape, first.pose, second.shape, second.pose);
+    if let Some(answer) = Q::from_gap(gap, args) {
+        Ok(Some(answer))
+    } else if !pose_is_finite::<T, D>(m) {
+        Err(DispatchError::NonFinitePose)
+    } else {
+        Ok(None)
+    }
+}
+
+/// Every other case: a user kernel, built-in kernels turned off, user kinds,
+/// fallbacks.
+fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    builtins: bool,
+    user: Option<&UserKernels<T, D, Q>>,
+    (a, ra): (&'s D::Shape, Option<D::Builtin<'s>>),
+    pose_a: &'s D::Pose,
+    (b, rb): (&'s D::Shape, Option<D::Builtin<'s>>),
+    pose_b: &'s D::Pose,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    let (ka, kb) = (D::kind(a), D::kind(b));
+    let sa = Side {
+        shape: a,
+        pose: pose_a,
+        kind: ka,
+    };
+    let sb = Side {
+        shape: b,
+        pose: pose_b,
+        kind: kb,
+    };
+    let same_kind_swapped = || {
+        canonical_order::<T, D>(pose_a, address(D::as_any(a)), pose_b, address(D::as_any(b)))
+            == Ordering::Greater
+    };
+    if let Some(cell) = user.and_then(|u| u.get(ka, kb)) {
+        let swapped = if cell.mirrored {
+            true
+        } else if ka != kb {
+            false
+        } else {
+            same_kind_swapped()
+        };
+        let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
+        return answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+            let (df, ds) = (D::as_any(first.shape), D::as_any(second.shape));
+            // The shape whose data is not of the registered type (the first
+            // when both could be at fault).
+            (cell.kernel)(df, ds, m, args).ok_or(DispatchError::KindMismatch { kind: first.kind })
+        });
+    }
+    // A shape that reports a built-in kind must carry that kind's type.
+    for (r, k) in [(ra.is_some(), ka), (rb.is_some(), kb)] {
+        if !r && D::is_builtin_kind(k) {
+            return Err(DispatchError::KindMismatch { kind: k });
+        }
+    }
+    if let (Some(x), Some(y), true) = (ra, rb, builtins) {
+        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+    }
+    // A fallback, in a canonical order so that it is exactly symmetric. It
+    // works in the world frame; the order alone is what makes it symmetric.
+    let swapped = match ka.cmp(&kb) {
+        Ordering::Equal => same_kind_swapped(),
+        o => o == Ordering::Greater,
+    };
+    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
+    if D::fallback_route(first.shape, second.shape).is_none() {
+        return Err(DispatchError::Unsupported { a: ka, b: kb });
+    }
+    let m = D::inv_mul(&first.effective_pose(), &second.effective_pose());
+    let answer = match pose_in_range::<T, D>(&m) {
+        true => None,
+        false => beyond_range::<T, D, Q>(&m, first, second, &args)?,
+    };
+    let answer = match answer {
+        Some(a) => a,
+        None => Q::fallback(first.shape, first.pose, second.shape, second.pose, args)
+            .ok_or(DispatchError::Unsupported { a: ka, b: kb })?,
+    };
+    Ok(if swapped { Q::flipped(&answer) } else { answer })
+}
+
+#[inline]
+fn address(s: &dyn Any) -> usize {
+    (s as *const dyn Any).cast::<()>() as usize
+}
+
 /// Whether every number of the pose is finite.
 #[inline]
-fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
+pub(crate) fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
     let mut i = 0;
     while let Some(x) = D::pose_number(p, i) {
         if !num_traits::Float::is_finite(x) {
@@ -390,149 +900,16 @@ fn pose_in_range<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
     true
 }
 
-/// [`DispatchError::NonFinitePose`] unless every number of both poses is
-/// finite (a NaN or infinite pose has no answer; kernels would compute NaN).
-#[inline]
-fn check_poses<T: Real, D: Dimension<T>>(a: &D::Pose, b: &D::Pose) -> Result<(), DispatchError> {
-    if pose_is_finite::<T, D>(a) && pose_is_finite::<T, D>(b) {
-        Ok(())
-    } else {
-        Err(DispatchError::NonFinitePose)
-    }
-}
-
-/// A query with its arguments in canonical order.
-struct Ordered<'a, T: Real, D: Dimension<T>> {
-    kinds: (ShapeKind, ShapeKind),
-    data: (&'a dyn Any, &'a dyn Any),
-    first: &'a D::Shape,
-    pose_first: &'a D::Pose,
-    second: &'a D::Shape,
-    pose_second: &'a D::Pose,
-    cell: Option<&'a Cell<T, D>>,
-    swapped: bool,
-}
-
-impl<'a, T: Real, D: Dimension<T>> Ordered<'a, T, D> {
-    #[inline]
-    fn new(
-        table: &'a Table<T, D>,
-        a: &'a D::Shape,
-        pose_a: &'a D::Pose,
-        b: &'a D::Shape,
-        pose_b: &'a D::Pose,
-    ) -> Self {
-        let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
-        let cell = table.cell(ka, kb);
-        let swapped = match cell {
-            Some(c) if c.mirrored => true,
-            Some(_) if ka != kb => false,
-            // Same kind, or a fallback: a canonical order keeps the answer
-            // exactly symmetric.
-            _ => canonical_order::<T, D>(ka, pose_a, da, kb, pose_b, db) == Ordering::Greater,
-        };
-        if swapped {
-            Self {
-                kinds: (kb, ka),
-                data: (db, da),
-                first: b,
-                pose_first: pose_b,
-                second: a,
-                pose_second: pose_a,
-                cell,
-                swapped,
-            }
-        } else {
-            Self {
-                kinds: (ka, kb),
-                data: (da, db),
-                first: a,
-                pose_first: pose_a,
-                second: b,
-                pose_second: pose_b,
-                cell,
-                swapped,
-            }
-        }
-    }
-
-    /// B's effective pose in A's, and A's effective pose (the kernel's frame).
-    #[inline]
-    fn relative(&self) -> (D::Pose, D::Pose) {
-        let fa = D::effective_pose(self.first, self.kinds.0, self.pose_first);
-        let fb = D::effective_pose(self.second, self.kinds.1, self.pose_second);
-        (D::inv_mul(&fa, &fb), fa)
-    }
-
-    /// Whether a kernel or a fallback applies (else the query is
-    /// [`DispatchError::Unsupported`] wherever the shapes are).
-    fn answerable(&self) -> bool {
-        self.cell.is_some() || D::fallback_route(self.first, self.second).is_some()
-    }
-
-    /// The answer for a relative pose `m` outside the kernels' range, where
-    /// squared distances overflow (a number above `√MAX`: shapes near opposite
-    /// ends of the float range, or `∞` when the difference of two finite poses
-    /// overflowed): `Some(Ok(()))` when the shapes' bounding boxes prove them
-    /// apart, `Some(Err(NonFinitePose))` when they do not and `m` is not
-    /// finite. `None` lets the kernel answer (in range, or finite with boxes
-    /// that meet: shapes themselves beyond `√MAX`).
-    #[inline]
-    fn out_of_range(&self, m: &D::Pose) -> Option<Result<(), DispatchError>> {
-        if pose_in_range::<T, D>(m) || !self.answerable() {
-            return None;
-        }
-        self.beyond_range(m)
-    }
-
-    #[cold]
-    fn beyond_range(&self, m: &D::Pose) -> Option<Result<(), DispatchError>> {
-        if D::bounds_disjoint(self.first, self.pose_first, self.second, self.pose_second) {
-            Some(Ok(()))
-        } else if !pose_is_finite::<T, D>(m) {
-            Some(Err(DispatchError::NonFinitePose))
-        } else {
-            None
-        }
-    }
-
-    fn mismatch(&self) -> DispatchError {
-        // Report the shape whose data is not of its kind's registered type
-        // (the first when both could be at fault).
-        DispatchError::KindMismatch {
-            kind: D::kind(self.first),
-        }
-    }
-
-    fn fallback(&self) -> Result<Option<D::Contact>, DispatchError> {
-        D::fallback_contact(self.first, self.pose_first, self.second, self.pose_second).ok_or_else(
-            || {
-                let (a, b) = self.kinds;
-                if self.swapped {
-                    DispatchError::Unsupported { a: b, b: a }
-                } else {
-                    DispatchError::Unsupported { a, b }
-                }
-            },
-        )
-    }
-}
-
-/// A total order on (kind, pose, address) used to put the two shapes of a
-/// query in a canonical order. Usually decided by the first coordinate of the
+/// A total order on (pose, address) used to put two shapes of the same kind
+/// in a canonical order. Usually decided by the first coordinate of the
 /// translations, so it costs a comparison or two.
 #[inline]
 fn canonical_order<T: Real, D: Dimension<T>>(
-    ka: ShapeKind,
     pa: &D::Pose,
-    a: &dyn Any,
-    kb: ShapeKind,
+    a: usize,
     pb: &D::Pose,
-    b: &dyn Any,
+    b: usize,
 ) -> Ordering {
-    if ka != kb {
-        return ka.cmp(&kb);
-    }
     let mut i = 0;
     while let (Some(x), Some(y)) = (D::pose_number(pa, i), D::pose_number(pb, i)) {
         match x.partial_cmp(&y) {
@@ -540,6 +917,23 @@ fn canonical_order<T: Real, D: Dimension<T>>(
             Some(o) => return o,
         }
     }
-    let addr = |s: &dyn Any| (s as *const dyn Any).cast::<()>() as usize;
-    addr(a).cmp(&addr(b))
+    a.cmp(&b)
+}
+
+/// A lower bound of the distance between two bounding boxes: the largest gap
+/// along one axis (positive when apart, possibly `+∞`), or zero when they
+/// meet or one is not valid (a NaN corner).
+pub(crate) fn boxes_gap<T: Real, const N: usize>(
+    a: &shape::BoundingBox<T, N>,
+    b: &shape::BoundingBox<T, N>,
+) -> T {
+    if !(a.is_valid() && b.is_valid()) {
+        return T::zero();
+    }
+    let mut gap = T::zero();
+    for i in 0..N {
+        gap = num_traits::Float::max(gap, a.min[i] - b.max[i]);
+        gap = num_traits::Float::max(gap, b.min[i] - a.max[i]);
+    }
+    gap
 }

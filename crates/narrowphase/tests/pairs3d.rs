@@ -255,12 +255,8 @@ fn routes_and_errors() {
         kind: ShapeKind::CUBOID,
     };
     assert_eq!(t.intersects(&Liar(s), &o, &c, &o), Err(mismatch));
-    assert_eq!(
-        t.contact(&s, &o, &Liar(s), &o).map(|_| ()),
-        Err(DispatchError::KindMismatch {
-            kind: ShapeKind::SPHERE
-        })
-    );
+    // The shape at fault is named, in either order.
+    assert_eq!(t.contact(&s, &o, &Liar(s), &o).map(|_| ()), Err(mismatch));
     assert!(DispatchTable3::<f64>::empty().route(&s, &s).is_err());
 }
 

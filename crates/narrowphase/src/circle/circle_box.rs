@@ -142,3 +142,37 @@ pub fn circle_obb_contact<T: Real>(
 ) -> Option<Contact<T>> {
     contact(a.radius(), b.half_extents(), Point2::origin(), b_in_a)
 }
+
+/// The closest points of a `Circle` and a `Aabb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`circle_aabb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn circle_aabb_closest_points<T: Real>(
+    a: &Circle<T>,
+    b: &Aabb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if circle_aabb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}
+
+/// The closest points of a `Circle` and a `Obb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`circle_obb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn circle_obb_closest_points<T: Real>(
+    a: &Circle<T>,
+    b: &Obb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if circle_obb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

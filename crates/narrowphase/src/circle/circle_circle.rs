@@ -7,8 +7,8 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Circle, Real};
 
-use crate::Contact;
 use crate::polygonal::length_and_direction;
+use crate::{ClosestPoints, Contact};
 
 /// Whether the two disks intersect.
 ///
@@ -47,4 +47,42 @@ pub fn circle_circle_contact<T: Real>(
         point_a: Point2::from(n * a.radius()),
         point_b: Point2::from(d - n * b.radius()),
     })
+}
+
+/// The closest points of two circles within `max_distance`, in A's frame:
+/// along the centres' line, at distance `|d| − rA − rB`. `Intersecting`
+/// exactly when [`circle_circle`] says so (the same squared comparison).
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2};
+/// use narrowphase::{ClosestPoints, circle::circle_circle_closest_points};
+/// use shape::Circle;
+/// let (a, b) = (Circle::new(1.0).unwrap(), Circle::new(2.0).unwrap());
+/// let m = Isometry2::translation(0.0, 5.0);
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, .. } =
+///     circle_circle_closest_points(&a, &b, &m, 10.0) else { panic!() };
+/// assert_eq!((distance, point_a, point_b), (2.0, Point2::new(0.0, 1.0), Point2::new(0.0, 3.0)));
+/// ```
+#[inline]
+pub fn circle_circle_closest_points<T: Real>(
+    a: &Circle<T>,
+    b: &Circle<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    let d = b_in_a.translation.vector;
+    let r = a.radius() + b.radius();
+    if d.norm_squared() <= r * r {
+        return ClosestPoints::Intersecting;
+    }
+    // Apart: `d` is not zero. Its length from the scaled vector (no
+    // underflow of tiny squares, no overflow of huge ones).
+    let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
+    ClosestPoints::apart(
+        Point2::from(n * a.radius()),
+        Point2::from(d - n * b.radius()),
+        Unit::new_unchecked(n),
+        len - r,
+        max_distance,
+    )
 }

@@ -143,3 +143,37 @@ fn core_contact_or_touching<T: Real, P: Polygonal<T>>(
 ) -> Option<Contact<T>> {
     core_contact(a, b, b_in_a).or_else(|| crate::sat::touching_contact(a, b, b_in_a))
 }
+
+/// The closest points of a `Circle` and a `ConvexPolygon` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`circle_polygon`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn circle_polygon_closest_points<T: Real>(
+    a: &Circle<T>,
+    b: &ConvexPolygon<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if circle_polygon(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}
+
+/// The closest points of a `Circle` and a `Triangle` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`circle_triangle`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn circle_triangle_closest_points<T: Real>(
+    a: &Circle<T>,
+    b: &Triangle<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if circle_triangle(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

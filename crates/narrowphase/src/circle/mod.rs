@@ -5,8 +5,12 @@ mod circle_box;
 mod circle_circle;
 mod circle_polygon;
 
-pub use circle_box::{circle_aabb, circle_aabb_contact, circle_obb, circle_obb_contact};
-pub use circle_circle::{circle_circle, circle_circle_contact};
+pub use circle_box::{
+    circle_aabb, circle_aabb_closest_points, circle_aabb_contact, circle_obb,
+    circle_obb_closest_points, circle_obb_contact,
+};
+pub use circle_circle::{circle_circle, circle_circle_closest_points, circle_circle_contact};
 pub use circle_polygon::{
-    circle_polygon, circle_polygon_contact, circle_triangle, circle_triangle_contact,
+    circle_polygon, circle_polygon_closest_points, circle_polygon_contact, circle_triangle,
+    circle_triangle_closest_points, circle_triangle_contact,
 };

@@ -21,7 +21,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use num_traits::Float;
 use shape::{Aabb3, Real};
 
-use super::Contact3;
+use super::{ClosestPoints3, Contact3};
 
 /// Whether the two boxes intersect.
 ///
@@ -97,6 +97,52 @@ pub fn aabb3_aabb3_contact<T: Real>(
         point_a,
         point_b,
     })
+}
+
+/// The closest points of two axis-aligned boxes within `max_distance`, in
+/// A's frame; `Intersecting` exactly when [`aabb3_aabb3`] says so. Per axis:
+/// the gap between the intervals, or, where they overlap, the middle of the
+/// overlap for both points; the distance is the length of the gaps.
+///
+/// ```
+/// use nalgebra::{Isometry3, Point3};
+/// use narrowphase::{ClosestPoints3, dim3::aabb3_aabb3_closest_points};
+/// let a = shape::Aabb3::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)).unwrap();
+/// let ClosestPoints3::WithinMargin { distance, point_a, point_b, .. } =
+///     aabb3_aabb3_closest_points(&a, &a, &Isometry3::translation(4.0, 5.0, 0.5), 10.0)
+/// else { panic!() };
+/// assert_eq!(distance, 5.0); // gaps 3 and 4
+/// assert_eq!((point_a, point_b), (Point3::new(1.0, 1.0, 0.75), Point3::new(4.0, 5.0, 0.75)));
+/// ```
+#[inline]
+pub fn aabb3_aabb3_closest_points<T: Real>(
+    a: &Aabb3<T>,
+    b: &Aabb3<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    if aabb3_aabb3(a, b, b_in_a) {
+        return ClosestPoints3::Intersecting;
+    }
+    let t = b_in_a.translation.vector;
+    let (bmin, bmax) = (b.min() + t, b.max() + t);
+    let (amin, amax) = (a.min(), a.max());
+    let mut pa = Point3::origin();
+    let mut pb = Point3::origin();
+    for i in 0..3 {
+        (pa[i], pb[i]) = if bmin[i] > amax[i] {
+            (amax[i], bmin[i])
+        } else if amin[i] > bmax[i] {
+            (amin[i], bmax[i])
+        } else {
+            let m = (Float::max(amin[i], bmin[i]) + Float::min(amax[i], bmax[i])) * T::half();
+            (m, m)
+        };
+    }
+    // Apart on at least one axis: the difference is not zero.
+    let (len, n) =
+        crate::polygonal::length_and_direction(pb - pa).unwrap_or((T::zero(), Vector3::x()));
+    ClosestPoints3::apart(pa, pb, Unit::new_unchecked(n), len, max_distance)
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@
 use nalgebra::{Isometry3, Point3};
 use shape::{Aabb3, Cuboid, Real};
 
-use super::Contact3;
-use super::cuboid_cuboid::{boxes_contact, boxes_intersect, frames};
+use super::cuboid_cuboid::{boxes_closest_points, boxes_contact, boxes_intersect, frames};
+use super::{ClosestPoints3, Contact3};
 
 /// Whether the relative rotation is exactly the identity.
 #[inline]
@@ -74,4 +74,24 @@ pub fn cuboid_aabb3_contact<T: Real>(
         b_in_a,
     );
     boxes_contact(&f, aligned(b_in_a))
+}
+
+/// The closest points of a cuboid and an axis-aligned box within
+/// `max_distance`, in the cuboid's frame; `Intersecting` exactly when
+/// [`cuboid_aabb3`] says so.
+#[inline]
+pub fn cuboid_aabb3_closest_points<T: Real>(
+    a: &Cuboid<T>,
+    b: &Aabb3<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    let f = frames(
+        Point3::origin(),
+        a.half_extents(),
+        b.center(),
+        b.half_extents(),
+        b_in_a,
+    );
+    boxes_closest_points(&f, aligned(b_in_a), max_distance)
 }

@@ -8,17 +8,23 @@
 
 use core::any::Any;
 
-use nalgebra::Isometry3;
-use shape::{Real, Shape3, ShapeKind};
+use nalgebra::{Isometry3, UnitQuaternion};
+use shape::{Real, Shape3, ShapeKind, ShapeRef3};
 
-use super::Contact3;
+use super::{ClosestPoints3, Contact3};
+use crate::DispatchError;
 use crate::Route;
-use crate::table::{ContactKernelFn, Dimension, KernelFn, Table};
+use crate::dispatch::check_max_distance;
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
+use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table};
 
 /// A typed 3D boolean kernel: `(a, b, b_in_a) → intersects`.
 pub type IntersectsFn3<T, A, B> = KernelFn<T, Dim3, A, B>;
 /// A typed 3D contact kernel: `(a, b, b_in_a) → contact in A's frame`.
-pub type ContactFn3<T, A, B> = ContactKernelFn<T, Dim3, A, B>;
+pub type ContactFn3<T, A, B> = ContactKernelFn<T, Dim3, A, B, Contact3<T>>;
+/// A typed 3D closest-points kernel: `(a, b, b_in_a, max_distance) → closest
+/// points in A's frame`.
+pub type ClosestPointsFn3<T, A, B> = fn(&A, &B, &Isometry3<T>, T) -> ClosestPoints3<T>;
 
 /// The 3D dimension of the pair table: `dyn Shape3<T>`, `Isometry3<T>`,
 /// [`Contact3<T>`], no fallback.
@@ -47,12 +53,11 @@ impl<T: Real> Default for Table<T, Dim3> {
 }
 
 impl<T: Real> Table<T, Dim3> {
-    /// A table with every built-in 3D pair registered.
+    /// A table with every built-in 3D pair (the register block below) and no
+    /// user kernel. Allocates nothing.
     #[must_use]
-    pub fn new() -> Self {
-        let mut t = Self::empty();
-        register_builtin_pairs3(&mut t);
-        t
+    pub const fn new() -> Self {
+        Self::with_builtins()
     }
 
     /// A shared table with the built-in 3D pairs, built once per precision.
@@ -64,7 +69,7 @@ impl<T: Real> Table<T, Dim3> {
 impl<T: Real> Dimension<T> for Dim3 {
     type Shape = dyn Shape3<T>;
     type Pose = Isometry3<T>;
-    type Contact = Contact3<T>;
+    type Builtin<'a> = ShapeRef3<'a, T>;
     const TABLE_NAME: &'static str = "DispatchTable3";
 
     #[inline]
@@ -76,32 +81,37 @@ impl<T: Real> Dimension<T> for Dim3 {
         s.as_any()
     }
     #[inline]
-    fn kind_and_data(s: &dyn Shape3<T>) -> (ShapeKind, &dyn Any) {
-        s.kind_and_data()
+    fn builtin(s: &dyn Shape3<T>) -> Option<ShapeRef3<'_, T>> {
+        s.as_builtin()
     }
-    /// Built-in kinds follow their kind's rule without a call (an `Aabb3` keeps
-    /// only the translation); user kinds are asked.
     #[inline]
-    fn effective_pose(s: &dyn Shape3<T>, kind: ShapeKind, pose: &Isometry3<T>) -> Isometry3<T> {
-        match kind {
-            ShapeKind::AABB3 => {
-                Isometry3::from_parts(pose.translation, nalgebra::UnitQuaternion::identity())
-            }
-            k if k.is_builtin() => *pose,
-            _ => s.effective_pose(pose),
+    fn builtin_kind(s: ShapeRef3<'_, T>) -> ShapeKind {
+        s.kind()
+    }
+    #[inline]
+    fn builtin_address(s: ShapeRef3<'_, T>) -> usize {
+        (s.as_shape() as *const dyn Shape3<T>).cast::<()>() as usize
+    }
+    #[inline]
+    fn is_builtin_kind(kind: ShapeKind) -> bool {
+        ShapeKind::BUILTIN_3D.contains(&kind)
+    }
+    /// An `Aabb3` keeps only the translation.
+    #[inline]
+    fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry3<T>) -> Isometry3<T> {
+        if kind == ShapeKind::AABB3 {
+            Isometry3::from_parts(pose.translation, UnitQuaternion::identity())
+        } else {
+            *pose
         }
+    }
+    #[inline]
+    fn effective_pose(s: &dyn Shape3<T>, pose: &Isometry3<T>) -> Isometry3<T> {
+        s.effective_pose(pose)
     }
     #[inline]
     fn inv_mul(a: &Isometry3<T>, b: &Isometry3<T>) -> Isometry3<T> {
         a.inv_mul(b)
-    }
-    #[inline]
-    fn transformed(c: &Contact3<T>, frame: &Isometry3<T>) -> Contact3<T> {
-        c.transformed(frame)
-    }
-    #[inline]
-    fn flipped(c: &Contact3<T>) -> Contact3<T> {
-        c.flipped()
     }
     #[inline]
     fn pose_number(p: &Isometry3<T>, i: usize) -> Option<T> {
@@ -115,53 +125,210 @@ impl<T: Real> Dimension<T> for Dim3 {
             _ => None,
         }
     }
+    fn builtin_name(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
+        builtin_name(a, b)
+    }
     fn fallback_route(_: &dyn Shape3<T>, _: &dyn Shape3<T>) -> Option<Route> {
         None
     }
-    fn bounds_disjoint(
+    fn bounds_gap(
         a: &dyn Shape3<T>,
         pose_a: &Isometry3<T>,
         b: &dyn Shape3<T>,
         pose_b: &Isometry3<T>,
-    ) -> bool {
-        let (ba, bb) = (a.bounding_box(pose_a), b.bounding_box(pose_b));
-        ba.is_valid() && bb.is_valid() && !ba.intersects(&bb)
+    ) -> T {
+        crate::table::boxes_gap(&a.bounding_box(pose_a), &b.bounding_box(pose_b))
     }
-    fn fallback_contact(
+}
+
+// ------------------------------------------------------------- the queries
+
+impl<T: Real> PairQuery<T, Dim3> for IntersectsQuery {
+    type Args = ();
+    type Answer = bool;
+    const NAME: &'static str = "intersects";
+    const SLOT: usize = slot::INTERSECTS;
+
+    #[inline]
+    fn check_args((): &()) -> Result<(), DispatchError> {
+        Ok(())
+    }
+    #[inline]
+    fn flipped(answer: &bool) -> bool {
+        *answer
+    }
+    #[inline]
+    fn transformed(answer: &bool, _frame: &Isometry3<T>) -> bool {
+        *answer
+    }
+    fn from_gap(gap: T, (): &()) -> Option<bool> {
+        (gap > T::zero()).then_some(false)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef3<'_, T>,
+        b: ShapeRef3<'_, T>,
+        b_in_a: &Isometry3<T>,
+        (): (),
+    ) -> Option<bool> {
+        builtin_intersects(a, b, b_in_a)
+    }
+    fn fallback(
         _: &dyn Shape3<T>,
         _: &Isometry3<T>,
         _: &dyn Shape3<T>,
         _: &Isometry3<T>,
-    ) -> Option<Option<Contact3<T>>> {
+        (): (),
+    ) -> Option<bool> {
         None
     }
 }
 
-/// Every built-in 3D pair and the kernel that serves it, in canonical order
-/// (sphere < cuboid < aabb3). Reading this block tells what kasanari supports
-/// in 3D.
-///
-/// ```
-/// use narrowphase::dim3::{DispatchTable3, register_builtin_pairs3};
-/// let mut t = DispatchTable3::<f32>::empty();
-/// register_builtin_pairs3(&mut t);
-/// assert_eq!(format!("{t:?}"), "DispatchTable3 { kinds: 12, registered_pairs: 6 }");
-/// ```
-pub fn register_builtin_pairs3<T: Real>(t: &mut DispatchTable3<T>) {
-    use super::*;
-    use ShapeKind as K;
+impl<T: Real> PairQuery<T, Dim3> for ContactQuery {
+    type Args = ();
+    type Answer = Option<Contact3<T>>;
+    const NAME: &'static str = "contact";
+    const SLOT: usize = slot::CONTACT;
 
-    macro_rules! pairs {
-        ($( $ka:ident, $kb:ident => $f:ident, $fc:ident; )*) => {
-            $( t.register(K::$ka, K::$kb, stringify!($f), $f::<T>, $fc::<T>); )*
-        };
+    #[inline]
+    fn check_args((): &()) -> Result<(), DispatchError> {
+        Ok(())
     }
-    pairs! {
-        SPHERE, SPHERE => sphere_sphere, sphere_sphere_contact;
-        SPHERE, CUBOID => sphere_cuboid, sphere_cuboid_contact;
-        SPHERE, AABB3 => sphere_aabb3, sphere_aabb3_contact;
-        CUBOID, CUBOID => cuboid_cuboid, cuboid_cuboid_contact;
-        CUBOID, AABB3 => cuboid_aabb3, cuboid_aabb3_contact;
-        AABB3, AABB3 => aabb3_aabb3, aabb3_aabb3_contact;
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.as_ref().map(Contact3::flipped)
     }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry3<T>) -> Self::Answer {
+        answer.as_ref().map(|c| c.transformed(frame))
+    }
+    fn from_gap(gap: T, (): &()) -> Option<Self::Answer> {
+        (gap > T::zero()).then_some(None)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef3<'_, T>,
+        b: ShapeRef3<'_, T>,
+        b_in_a: &Isometry3<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        builtin_contact(a, b, b_in_a)
+    }
+    fn fallback(
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        None
+    }
+}
+
+impl<T: Real> PairQuery<T, Dim3> for ClosestPointsQuery {
+    type Args = T;
+    type Answer = ClosestPoints3<T>;
+    const NAME: &'static str = "closest_points";
+    const SLOT: usize = slot::CLOSEST_POINTS;
+
+    #[inline]
+    fn check_args(max_distance: &T) -> Result<(), DispatchError> {
+        check_max_distance(*max_distance)
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.flipped()
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry3<T>) -> Self::Answer {
+        answer.transformed(frame)
+    }
+    fn from_gap(gap: T, max_distance: &T) -> Option<Self::Answer> {
+        (gap > *max_distance).then_some(ClosestPoints3::Farther)
+    }
+    #[inline]
+    fn builtin(
+        a: ShapeRef3<'_, T>,
+        b: ShapeRef3<'_, T>,
+        b_in_a: &Isometry3<T>,
+        max_distance: T,
+    ) -> Option<Self::Answer> {
+        builtin_closest_points(a, b, b_in_a, max_distance)
+    }
+    fn fallback(
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: T,
+    ) -> Option<Self::Answer> {
+        None
+    }
+}
+
+// ---------------------------------------------------------- register block
+
+/// The 3D register block: as the 2D one (`dispatch.rs`), from rows
+/// `A, B => intersects, contact, closest_points;` in canonical order.
+macro_rules! register_block3 {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident; )*) => {
+        fn builtin_name<T: Real>(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
+            match (a, b) {
+                $( (ShapeRef3::$a(_), ShapeRef3::$b(_)) => Some(stringify!($intersects)), )*
+                _ => None,
+            }
+        }
+
+        #[inline]
+        fn builtin_intersects<T: Real>(
+            a: ShapeRef3<'_, T>,
+            b: ShapeRef3<'_, T>,
+            b_in_a: &Isometry3<T>,
+        ) -> Option<bool> {
+            Some(match (a, b) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $intersects(a, b, b_in_a), )*
+                _ => return None,
+            })
+        }
+
+        #[inline]
+        fn builtin_contact<T: Real>(
+            a: ShapeRef3<'_, T>,
+            b: ShapeRef3<'_, T>,
+            b_in_a: &Isometry3<T>,
+        ) -> Option<Option<Contact3<T>>> {
+            Some(match (a, b) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $contact(a, b, b_in_a), )*
+                _ => return None,
+            })
+        }
+
+        #[inline]
+        fn builtin_closest_points<T: Real>(
+            a: ShapeRef3<'_, T>,
+            b: ShapeRef3<'_, T>,
+            b_in_a: &Isometry3<T>,
+            max_distance: T,
+        ) -> Option<ClosestPoints3<T>> {
+            Some(match (a, b) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $closest(a, b, b_in_a, max_distance), )*
+                _ => return None,
+            })
+        }
+    };
+}
+
+use super::*;
+
+// Every built-in 3D pair and the kernels that serve it, in canonical order
+// (sphere < cuboid < aabb3). Reading this block tells what kasanari supports
+// in 3D.
+register_block3! {
+    // pair            intersects      contact                closest points
+    Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points;
+    Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points;
+    Sphere, Aabb3  => sphere_aabb3,   sphere_aabb3_contact,  sphere_aabb3_closest_points;
+    Cuboid, Cuboid => cuboid_cuboid,  cuboid_cuboid_contact, cuboid_cuboid_closest_points;
+    Cuboid, Aabb3  => cuboid_aabb3,   cuboid_aabb3_contact,  cuboid_aabb3_closest_points;
+    Aabb3, Aabb3   => aabb3_aabb3,    aabb3_aabb3_contact,   aabb3_aabb3_closest_points;
 }

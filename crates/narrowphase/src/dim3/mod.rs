@@ -37,22 +37,25 @@ mod sphere_aabb3;
 mod sphere_cuboid;
 mod sphere_sphere;
 
-pub use aabb3_aabb3::{aabb3_aabb3, aabb3_aabb3_contact};
+pub use crate::closest_points::ClosestPoints3;
+pub use aabb3_aabb3::{aabb3_aabb3, aabb3_aabb3_closest_points, aabb3_aabb3_contact};
 pub use contact3::Contact3;
-pub use cuboid_aabb3::{cuboid_aabb3, cuboid_aabb3_contact};
-pub use cuboid_cuboid::{cuboid_cuboid, cuboid_cuboid_contact};
-pub use dispatch3::{ContactFn3, Dim3, DispatchTable3, IntersectsFn3, register_builtin_pairs3};
-pub use sphere_aabb3::{sphere_aabb3, sphere_aabb3_contact};
-pub use sphere_cuboid::{sphere_cuboid, sphere_cuboid_contact};
-pub use sphere_sphere::{sphere_sphere, sphere_sphere_contact};
+pub use cuboid_aabb3::{cuboid_aabb3, cuboid_aabb3_closest_points, cuboid_aabb3_contact};
+pub use cuboid_cuboid::{cuboid_cuboid, cuboid_cuboid_closest_points, cuboid_cuboid_contact};
+pub use dispatch3::{ClosestPointsFn3, ContactFn3, Dim3, DispatchTable3, IntersectsFn3};
+pub use sphere_aabb3::{sphere_aabb3, sphere_aabb3_closest_points, sphere_aabb3_contact};
+pub use sphere_cuboid::{sphere_cuboid, sphere_cuboid_closest_points, sphere_cuboid_contact};
+pub use sphere_sphere::{sphere_sphere, sphere_sphere_closest_points, sphere_sphere_contact};
 
 use nalgebra::Isometry3;
 use shape::{Real, Shape3};
 
 use crate::DispatchError;
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
+use crate::table::PairQuery;
 
-/// Whether two 3D shapes intersect, through the shared built-in table
-/// ([`DispatchTable3::shared`]).
+/// Whether two 3D shapes intersect, through the built-in kernels (as a
+/// [`DispatchTable3::new`] table answers, with nothing to look up).
 ///
 /// # Errors
 /// As [`DispatchTable3::intersects`].
@@ -69,11 +72,11 @@ pub fn intersects3<T: Real>(
     b: &dyn Shape3<T>,
     pose_b: &Isometry3<T>,
 ) -> Result<bool, DispatchError> {
-    DispatchTable3::shared().intersects(a, pose_a, b, pose_b)
+    builtin_query::<IntersectsQuery, _>(a, pose_a, b, pose_b, ())
 }
 
-/// The contact of two 3D shapes in world space, through the shared built-in
-/// table.
+/// The contact of two 3D shapes in world space (normal from `a` to `b`),
+/// through the built-in kernels.
 ///
 /// # Errors
 /// As [`DispatchTable3::contact`].
@@ -90,5 +93,88 @@ pub fn contact3<T: Real>(
     b: &dyn Shape3<T>,
     pose_b: &Isometry3<T>,
 ) -> Result<Option<Contact3<T>>, DispatchError> {
-    DispatchTable3::shared().contact(a, pose_a, b, pose_b)
+    builtin_query::<ContactQuery, _>(a, pose_a, b, pose_b, ())
+}
+
+/// The closest points of two 3D shapes in world space within
+/// `max_distance`, through the built-in kernels (see
+/// [`crate::closest_points`] for the contract).
+///
+/// # Errors
+/// As [`DispatchTable3::closest_points`].
+///
+/// ```
+/// use nalgebra::Isometry3;
+/// let s = shape::Sphere::new(1.0_f64).unwrap();
+/// let (o, p) = (Isometry3::identity(), Isometry3::translation(0.0, 3.0, 0.0));
+/// let cp = narrowphase::dim3::closest_points3(&s, &o, &s, &p, f64::INFINITY).unwrap();
+/// assert_eq!(cp.distance(), Some(1.0));
+/// ```
+pub fn closest_points3<T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+    max_distance: T,
+) -> Result<ClosestPoints3<T>, DispatchError> {
+    builtin_query::<ClosestPointsQuery, _>(a, pose_a, b, pose_b, max_distance)
+}
+
+/// The distance between two 3D shapes (0 when they touch or overlap).
+///
+/// # Errors
+/// As [`DispatchTable3::closest_points`].
+///
+/// ```
+/// use nalgebra::{Isometry3, Vector3};
+/// let cube = shape::Cuboid::new(Vector3::new(1.0_f32, 1.0, 1.0)).unwrap();
+/// let ball = shape::Sphere::new(1.0).unwrap();
+/// let d = narrowphase::dim3::distance3(&cube, &Isometry3::identity(), &ball, &Isometry3::translation(0.0, 0.0, 5.0));
+/// assert_eq!(d, Ok(3.0));
+/// ```
+pub fn distance3<T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+) -> Result<T, DispatchError> {
+    closest_points3(a, pose_a, b, pose_b, T::infinity())
+        .map(|c| c.distance().unwrap_or(T::infinity()))
+}
+
+/// The signed distance between two 3D shapes: the distance when apart, minus
+/// the penetration depth (the [`contact3`] depth) when they intersect.
+///
+/// # Errors
+/// As [`DispatchTable3::closest_points`].
+///
+/// ```
+/// use nalgebra::Isometry3;
+/// let s = shape::Sphere::new(1.0_f64).unwrap();
+/// let (o, p) = (Isometry3::identity(), Isometry3::translation(1.5, 0.0, 0.0));
+/// assert_eq!(narrowphase::dim3::signed_distance3(&s, &o, &s, &p), Ok(-0.5));
+/// ```
+pub fn signed_distance3<T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+) -> Result<T, DispatchError> {
+    match closest_points3(a, pose_a, b, pose_b, T::infinity())? {
+        ClosestPoints3::Intersecting => {
+            Ok(-contact3(a, pose_a, b, pose_b)?.map_or(T::zero(), |c| c.depth))
+        }
+        other => Ok(other.distance().unwrap_or(T::infinity())),
+    }
+}
+
+#[inline]
+fn builtin_query<Q: PairQuery<T, Dim3>, T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    crate::table::query_with::<T, Dim3, Q>(true, None, a, pose_a, b, pose_b, args)
 }

@@ -14,8 +14,8 @@
 use nalgebra::Isometry3;
 use shape::{Aabb3, Real, Sphere};
 
-use super::Contact3;
-use super::sphere_cuboid::{sphere_box, sphere_box_contact};
+use super::sphere_cuboid::{sphere_box, sphere_box_closest_points, sphere_box_contact};
+use super::{ClosestPoints3, Contact3};
 
 /// Whether a sphere and an axis-aligned box intersect.
 ///
@@ -50,6 +50,25 @@ pub fn sphere_aabb3_contact<T: Real>(
     b_in_a: &Isometry3<T>,
 ) -> Option<Contact3<T>> {
     sphere_box_contact(a.radius(), &b.half_extents(), &b.center(), b_in_a)
+}
+
+/// The closest points of a sphere and an axis-aligned box within
+/// `max_distance`, in the sphere's frame; `Intersecting` exactly when
+/// [`sphere_aabb3`] says so.
+#[inline]
+pub fn sphere_aabb3_closest_points<T: Real>(
+    a: &Sphere<T>,
+    b: &Aabb3<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    sphere_box_closest_points(
+        a.radius(),
+        &b.half_extents(),
+        &b.center(),
+        b_in_a,
+        max_distance,
+    )
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use num_traits::Float;
 use shape::{Cuboid, Real, Sphere};
 
-use super::Contact3;
+use super::{ClosestPoints3, Contact3};
 use crate::polygonal::length_and_direction;
 
 /// `q` (the sphere's centre relative to the box centre, in the box's frame)
@@ -154,6 +154,64 @@ pub fn sphere_cuboid_contact<T: Real>(
     b_in_a: &Isometry3<T>,
 ) -> Option<Contact3<T>> {
     sphere_box_contact(a.radius(), &b.half_extents(), &Point3::origin(), b_in_a)
+}
+
+/// The closest points of [`sphere_box`] within `max_distance`, in A's frame:
+/// the clamp `k` of the sphere's centre is the box's point nearest it, and
+/// the sphere's nearest point lies `r` from its centre towards `k`.
+/// `Intersecting` exactly when [`sphere_box`] is `true`.
+#[inline]
+pub(super) fn sphere_box_closest_points<T: Real>(
+    r: T,
+    h: &Vector3<T>,
+    centre: &Point3<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    let (q, k) = clamp(h, centre, b_in_a);
+    let d = k - q;
+    if d.norm_squared() <= r * r {
+        return ClosestPoints3::Intersecting;
+    }
+    // Apart: the centre is outside the box, `d` is not zero.
+    let (len, local_n) = length_and_direction(d).unwrap_or((T::zero(), Vector3::x()));
+    let n = b_in_a.rotation * local_n;
+    ClosestPoints3::apart(
+        Point3::from(n * r),
+        b_in_a * (centre + k),
+        Unit::new_unchecked(n),
+        len - r,
+        max_distance,
+    )
+}
+
+/// The closest points of a sphere and a cuboid within `max_distance`, in the
+/// sphere's frame; `Intersecting` exactly when [`sphere_cuboid`] says so.
+///
+/// ```
+/// use nalgebra::{Isometry3, Point3, Vector3};
+/// use narrowphase::{ClosestPoints3, dim3::sphere_cuboid_closest_points};
+/// let s = shape::Sphere::new(1.0).unwrap();
+/// let b = shape::Cuboid::new(Vector3::new(1.0, 1.0, 1.0)).unwrap();
+/// let ClosestPoints3::WithinMargin { distance, point_a, point_b, .. } =
+///     sphere_cuboid_closest_points(&s, &b, &Isometry3::translation(4.0, 0.0, 0.0), 5.0)
+/// else { panic!() };
+/// assert_eq!((distance, point_a, point_b), (2.0, Point3::new(1.0, 0.0, 0.0), Point3::new(3.0, 0.0, 0.0)));
+/// ```
+#[inline]
+pub fn sphere_cuboid_closest_points<T: Real>(
+    a: &Sphere<T>,
+    b: &Cuboid<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    sphere_box_closest_points(
+        a.radius(),
+        &b.half_extents(),
+        &Point3::origin(),
+        b_in_a,
+        max_distance,
+    )
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use num_traits::Float;
 use shape::{Real, Sphere};
 
-use super::Contact3;
+use super::{ClosestPoints3, Contact3};
 use crate::polygonal::length_and_direction;
 
 /// Whether two spheres intersect; `b_in_a` is B's pose in A's frame.
@@ -64,6 +64,41 @@ pub fn sphere_sphere_contact<T: Real>(
         point_a: Point3::from(n * a.radius()),
         point_b: Point3::from(d - n * b.radius()),
     })
+}
+
+/// The closest points of two spheres within `max_distance`, in A's frame:
+/// along the centres' line, at distance `|d| − rA − rB`; `Intersecting`
+/// exactly when [`sphere_sphere`] says so.
+///
+/// ```
+/// use nalgebra::{Isometry3, Point3};
+/// use narrowphase::{ClosestPoints3, dim3::sphere_sphere_closest_points};
+/// let s = shape::Sphere::new(1.0).unwrap();
+/// let ClosestPoints3::WithinMargin { distance, point_b, .. } =
+///     sphere_sphere_closest_points(&s, &s, &Isometry3::translation(0.0, 0.0, 5.0), 9.0)
+/// else { panic!() };
+/// assert_eq!((distance, point_b), (3.0, Point3::new(0.0, 0.0, 4.0)));
+/// ```
+#[inline]
+pub fn sphere_sphere_closest_points<T: Real>(
+    a: &Sphere<T>,
+    b: &Sphere<T>,
+    b_in_a: &Isometry3<T>,
+    max_distance: T,
+) -> ClosestPoints3<T> {
+    let d = b_in_a.translation.vector;
+    let r = a.radius() + b.radius();
+    if d.norm_squared() <= r * r {
+        return ClosestPoints3::Intersecting;
+    }
+    let (len, n) = crate::polygonal::length_and_direction(d).unwrap_or((T::zero(), Vector3::x()));
+    ClosestPoints3::apart(
+        Point3::from(n * a.radius()),
+        Point3::from(d - n * b.radius()),
+        Unit::new_unchecked(n),
+        len - r,
+        max_distance,
+    )
 }
 
 #[cfg(test)]

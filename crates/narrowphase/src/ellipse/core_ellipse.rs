@@ -118,8 +118,8 @@ use shape::dim2::ellipse_distance::{
 use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
-use crate::Contact;
 use crate::polygonal::{Polygonal, length_and_direction};
+use crate::{ClosestPoints, Contact};
 
 /// Whether a rounded core and an ellipse intersect (closed sets: touching
 /// counts); exact up to floating point. B is placed by `b_in_a`, its pose in
@@ -249,6 +249,68 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
         point_a: a.core_support(&n) + n * r,
         point_b: b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n)),
     })
+}
+
+/// The closest points of a rounded core and an ellipse within
+/// `max_distance`, in A's frame (the ellipse placed by `b_in_a`);
+/// `Intersecting` exactly when [`core_ellipse`] says so.
+///
+/// Apart, the core misses the ellipse, and its closest pair is the one of
+/// step 3 of the test (closed form along an edge whose line misses the
+/// ellipse, Eberly's closest point from an end point otherwise); the rounding
+/// radius moves A's point towards the ellipse along the pair's direction and
+/// takes `r` off the distance.
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2, Vector2};
+/// use narrowphase::{ClosestPoints, ellipse::core_ellipse_closest_points};
+/// use shape::{Circle, Ellipse};
+/// let e = Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
+/// let ball = Circle::new(0.5).unwrap();
+/// // The ellipse's centre 3 to the right of the ball's: its tip is 1 away,
+/// // the ball's rim 0.5 of that.
+/// let m = Isometry2::translation(3.0, 0.0);
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, .. } =
+///     core_ellipse_closest_points(&ball, &e, &m, 1.0) else { panic!() };
+/// assert!((distance - 0.5f64).abs() < 1e-12);
+/// assert!((point_a - Point2::new(0.5, 0.0)).norm() < 1e-12);
+/// assert!((point_b - Point2::new(1.0, 0.0)).norm() < 1e-12);
+/// ```
+#[must_use]
+pub fn core_ellipse_closest_points<T: Real, A: Polygonal<T>>(
+    a: &A,
+    b: &Ellipse<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    if core_ellipse(a, b, b_in_a) {
+        return ClosestPoints::Intersecting;
+    }
+    let radii = b.radii();
+    let r = a.radius();
+    // The bounding circles bound the distance from below.
+    let core = (0..a.core_vertex_count()).fold(T::zero(), |m, i| {
+        Float::max(m, length(&a.core_vertex(i).coords))
+    });
+    if length(&b_in_a.translation.vector) - (core + r + radii.amax()) > max_distance {
+        return ClosestPoints::Farther;
+    }
+    let (p, e, d) = closest_pair(a, radii, b_in_a);
+    // The direction from the scaled difference (as the contact's first
+    // regime); a pair that rounded onto one point takes the direction from
+    // the ellipse's centre to the core point, reversed.
+    let n = length_and_direction(e - p)
+        .map(|(_, u)| u)
+        .or_else(|| length_and_direction(-p.coords).map(|(_, u)| u))
+        .unwrap_or_else(Vector2::x);
+    let n = b_in_a.rotation * n;
+    ClosestPoints::apart(
+        b_in_a * p + n * r,
+        b_in_a * e,
+        Unit::new_unchecked(n),
+        d - r,
+        max_distance,
+    )
 }
 
 /// Core vertex `i` in the ellipse's local frame.

@@ -11,11 +11,11 @@
 use nalgebra::Isometry2;
 use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
 
-use super::{core_ellipse, core_ellipse_contact};
-use crate::Contact;
+use super::{core_ellipse, core_ellipse_closest_points, core_ellipse_contact};
+use crate::{ClosestPoints, Contact};
 
 macro_rules! core_ellipse_pairs {
-    ($( $name:ident, $contact:ident: $a:ident, $example:literal; )*) => {$(
+    ($( $name:ident, $contact:ident, $closest:ident: $a:ident, $example:literal; )*) => {$(
         #[doc = concat!("Whether a `", stringify!($a), "` and an `Ellipse` intersect (touching counts); ",
             "`b_in_a` is the ellipse's pose in A's frame. Exact up to floating point; reduces to [`core_ellipse`].")]
         #[doc = ""]
@@ -35,11 +35,24 @@ macro_rules! core_ellipse_pairs {
         pub fn $contact<T: Real>(a: &$a<T>, b: &Ellipse<T>, b_in_a: &Isometry2<T>) -> Option<Contact<T>> {
             core_ellipse_contact(a, b, b_in_a)
         }
+
+        #[doc = concat!("The closest points of a `", stringify!($a), "` and an `Ellipse` within `max_distance`, in A's ",
+            "frame, `Intersecting` exactly when [`", stringify!($name), "`] is true; reduces to [`core_ellipse_closest_points`].")]
+        #[inline]
+        #[must_use]
+        pub fn $closest<T: Real>(
+            a: &$a<T>,
+            b: &Ellipse<T>,
+            b_in_a: &Isometry2<T>,
+            max_distance: T,
+        ) -> ClosestPoints<T> {
+            core_ellipse_closest_points(a, b, b_in_a, max_distance)
+        }
     )*};
 }
 
 core_ellipse_pairs! {
-    point_ellipse, point_ellipse_contact: Point,
+    point_ellipse, point_ellipse_contact, point_ellipse_closest_points: Point,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{point_ellipse, point_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -49,7 +62,7 @@ assert!(!point_ellipse(&a, &e, &Isometry2::translation(-0.001, 0.0)));
 let c = point_ellipse_contact(&a, &e, &Isometry2::translation(0.25, 0.0)).unwrap();
 assert!((c.depth - 0.25f64).abs() < 1e-9 && (c.normal.x + 1.0).abs() < 1e-9);";
 
-    segment_ellipse, segment_ellipse_contact: Segment,
+    segment_ellipse, segment_ellipse_contact, segment_ellipse_closest_points: Segment,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{segment_ellipse, segment_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -59,7 +72,7 @@ assert!(!segment_ellipse(&a, &e, &Isometry2::translation(-0.001, 0.0)));
 let c = segment_ellipse_contact(&a, &e, &Isometry2::translation(0.25, 0.0)).unwrap();
 assert!((c.depth - 0.25f64).abs() < 1e-9 && (c.normal.x + 1.0).abs() < 1e-9);";
 
-    circle_ellipse, circle_ellipse_contact: Circle,
+    circle_ellipse, circle_ellipse_contact, circle_ellipse_closest_points: Circle,
 "use nalgebra::{Isometry2, Vector2};
 use narrowphase::ellipse::{circle_ellipse, circle_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -69,7 +82,7 @@ assert!(!circle_ellipse(&a, &e, &Isometry2::translation(-3.001, 0.0)));
 let c = circle_ellipse_contact(&a, &e, &Isometry2::translation(0.0, 1.5)).unwrap();
 assert!((c.depth - 0.5f64).abs() < 1e-9 && (c.normal.y - 1.0).abs() < 1e-9);";
 
-    aabb_ellipse, aabb_ellipse_contact: Aabb,
+    aabb_ellipse, aabb_ellipse_contact, aabb_ellipse_closest_points: Aabb,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{aabb_ellipse, aabb_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -79,7 +92,7 @@ assert!(!aabb_ellipse(&a, &e, &Isometry2::translation(-0.001, 0.0)));
 let c = aabb_ellipse_contact(&a, &e, &Isometry2::translation(0.25, 0.0)).unwrap();
 assert!((c.depth - 0.25f64).abs() < 1e-9 && (c.normal.x + 1.0).abs() < 1e-9);";
 
-    obb_ellipse, obb_ellipse_contact: Obb,
+    obb_ellipse, obb_ellipse_contact, obb_ellipse_closest_points: Obb,
 "use nalgebra::{Isometry2, Vector2};
 use narrowphase::ellipse::{obb_ellipse, obb_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -90,7 +103,7 @@ assert!(obb_ellipse(&a, &e, &pose));
 let c = obb_ellipse_contact(&a, &e, &Isometry2::translation(0.0, 1.5)).unwrap();
 assert!((c.depth - 0.5f64).abs() < 1e-9 && (c.normal.y - 1.0).abs() < 1e-9);";
 
-    triangle_ellipse, triangle_ellipse_contact: Triangle,
+    triangle_ellipse, triangle_ellipse_contact, triangle_ellipse_closest_points: Triangle,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{triangle_ellipse, triangle_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -100,7 +113,7 @@ assert!(triangle_ellipse(&a, &e, &Isometry2::identity())); // vertex on the tip
 assert!(!triangle_ellipse(&a, &e, &Isometry2::translation(-0.001, 0.0)));
 assert!(triangle_ellipse_contact(&a, &e, &Isometry2::translation(0.25, 0.0)).is_some());";
 
-    polygon_ellipse, polygon_ellipse_contact: ConvexPolygon,
+    polygon_ellipse, polygon_ellipse_contact, polygon_ellipse_closest_points: ConvexPolygon,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{polygon_ellipse, polygon_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
@@ -111,7 +124,7 @@ assert!(!polygon_ellipse(&a, &e, &Isometry2::translation(0.0, -0.001)));
 let c = polygon_ellipse_contact(&a, &e, &Isometry2::translation(0.0, 0.5)).unwrap();
 assert!((c.depth - 0.5f64).abs() < 1e-9 && (c.normal.y + 1.0).abs() < 1e-9);";
 
-    capsule_ellipse, capsule_ellipse_contact: Capsule,
+    capsule_ellipse, capsule_ellipse_contact, capsule_ellipse_closest_points: Capsule,
 "use nalgebra::{Isometry2, Point2, Vector2};
 use narrowphase::ellipse::{capsule_ellipse, capsule_ellipse_contact};
 let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();

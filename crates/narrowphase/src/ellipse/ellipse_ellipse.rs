@@ -96,8 +96,8 @@ use shape::dim2::ellipse_distance::distance_to_filled_ellipse;
 use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
-use crate::Contact;
 use crate::polygonal::length_and_direction;
+use crate::{ClosestPoints, Contact};
 
 /// Whether two ellipses intersect (closed sets: touching counts); exact up to
 /// floating point. B is placed by `b_in_a`, its pose in A's local frame.
@@ -248,6 +248,57 @@ pub fn ellipse_ellipse_contact<T: Real>(
     })
 }
 
+/// The closest points of two ellipses within `max_distance`, in A's frame;
+/// `Intersecting` exactly when [`ellipse_ellipse`] says so.
+///
+/// Apart, the distance is `−min over unit n of h(n)`, with `h` the support
+/// overlap of the contact (for convex sets apart, the least support of
+/// `A − B` is minus its distance from the origin), found by the contact's
+/// search without its tie rule: `h` has one minimum on the circle of
+/// directions when the ellipses are apart, and the refinement converges to
+/// it. The closest points are the supports of A along the minimiser `n` and
+/// of B along `−n` (unique: ellipses are strictly convex).
+///
+/// ```
+/// use nalgebra::{Isometry2, Vector2};
+/// use narrowphase::{ClosestPoints, ellipse::ellipse_ellipse_closest_points};
+/// use shape::Ellipse;
+/// let a = Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
+/// let b = Ellipse::new(Vector2::new(1.0, 3.0)).unwrap();
+/// let far = Isometry2::translation(5.0, 0.0);
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, .. } =
+///     ellipse_ellipse_closest_points(&a, &b, &far, 10.0) else { panic!() };
+/// assert!((distance - 2.0f64).abs() < 1e-12);
+/// assert!((point_a.x - 2.0).abs() < 1e-12 && (point_b.x - 4.0).abs() < 1e-12);
+/// ```
+#[must_use]
+pub fn ellipse_ellipse_closest_points<T: Real>(
+    a: &Ellipse<T>,
+    b: &Ellipse<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    if ellipse_ellipse(a, b, b_in_a) {
+        return ClosestPoints::Intersecting;
+    }
+    // The bounding circles bound the distance from below.
+    let reach = a.radii().amax() + b.radii().amax();
+    if b_in_a.translation.vector.norm() - reach > max_distance {
+        return ClosestPoints::Farther;
+    }
+    let h = Overlap::new(a, b, b_in_a);
+    let (n, value) = h.minimise_strict();
+    let point_a = a.local_support_point(&n);
+    let point_b = b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n));
+    ClosestPoints::apart(
+        point_a,
+        point_b,
+        Unit::new_unchecked(n),
+        -value,
+        max_distance,
+    )
+}
+
 /// The support overlap `h(n)` of A and B along the unit direction `n` (B
 /// above): `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`.
 pub(crate) struct Overlap<T: Real> {
@@ -292,9 +343,26 @@ impl<T: Real> Overlap<T> {
     /// The direction where the overlap is least, and the overlap there (steps
     /// 1–3 of the contact note, with the tie rule of the degenerate cases).
     pub(crate) fn minimise(&self) -> (Vector2<T>, T) {
+        self.minimise_with_ties(true)
+    }
+
+    /// The direction where `h` is least, without the tie rule: the least
+    /// value found (the first in angle among exact ties). For ellipses apart,
+    /// `h` has a single minimum on the circle of directions (its sublevel
+    /// sets below zero are arcs), which is `−distance`, and its minimiser is
+    /// the direction of the closest points.
+    pub(crate) fn minimise_strict(&self) -> (Vector2<T>, T) {
+        self.minimise_with_ties(false)
+    }
+
+    fn minimise_with_ties(&self, ties: bool) -> (Vector2<T>, T) {
         let circle = search::unit_circle::<T>();
         let scale = self.t.norm() + self.ra.amax() + self.rb.amax();
-        let tie = shape::tolerance::ellipse_tie::<T>() * scale;
+        let tie = if ties {
+            shape::tolerance::ellipse_tie::<T>() * scale
+        } else {
+            T::zero()
+        };
         let mut seeds = [Seed {
             n: Vector2::zeros(),
             value: T::zero(),

@@ -25,12 +25,9 @@ mod ellipse_ellipse;
 mod ellipse_ellipse_approx_hwang_tsai;
 mod search;
 
-pub use core_ellipse::{core_ellipse, core_ellipse_contact};
-pub use core_ellipse_pairs::{
-    aabb_ellipse, aabb_ellipse_contact, capsule_ellipse, capsule_ellipse_contact, circle_ellipse,
-    circle_ellipse_contact, obb_ellipse, obb_ellipse_contact, point_ellipse, point_ellipse_contact,
-    polygon_ellipse, polygon_ellipse_contact, segment_ellipse, segment_ellipse_contact,
-    triangle_ellipse, triangle_ellipse_contact,
+pub use core_ellipse::{core_ellipse, core_ellipse_closest_points, core_ellipse_contact};
+pub use core_ellipse_pairs::*;
+pub use ellipse_ellipse::{
+    ellipse_ellipse, ellipse_ellipse_closest_points, ellipse_ellipse_contact,
 };
-pub use ellipse_ellipse::{ellipse_ellipse, ellipse_ellipse_contact};
 pub use ellipse_ellipse_approx_hwang_tsai::ellipse_ellipse_approx_hwang_tsai;

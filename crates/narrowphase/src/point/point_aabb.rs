@@ -57,3 +57,20 @@ pub fn point_aabb_contact<T: Real>(
         point_b: p - n * depth,
     })
 }
+
+/// The closest points of a `Point` and a `Aabb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`point_aabb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn point_aabb_closest_points<T: Real>(
+    a: &Point<T>,
+    b: &Aabb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if point_aabb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

@@ -87,3 +87,20 @@ pub fn point_obb_contact<T: Real>(
         point_b: p - n * depth,
     })
 }
+
+/// The closest points of a `Point` and a `Obb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`point_obb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn point_obb_closest_points<T: Real>(
+    a: &Point<T>,
+    b: &Obb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if point_obb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

@@ -77,3 +77,20 @@ pub fn aabb_aabb_contact<T: Real>(
         point_b: support(bmin, bmax, &-n),
     })
 }
+
+/// The closest points of a `Aabb` and a `Aabb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`aabb_aabb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn aabb_aabb_closest_points<T: Real>(
+    a: &Aabb<T>,
+    b: &Aabb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if aabb_aabb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

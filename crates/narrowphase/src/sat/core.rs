@@ -36,8 +36,8 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
 
-use crate::Contact;
 use crate::polygonal::{Polygonal, length_and_direction, unit};
+use crate::{ClosestPoints, Contact};
 
 /// Whether the two rounded cores intersect (closed sets: touching counts).
 #[inline]
@@ -106,6 +106,110 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         point_a,
         point_b,
     })
+}
+
+/// The closest points of the two rounded cores (A's frame) when they are
+/// apart by at most `max_distance`; `Intersecting` exactly when
+/// [`core_intersects`] is `true` (the same separating-axis test and the same
+/// squared-distance comparison decide both).
+///
+/// Apart, the distance is the cores' distance minus both radii: the closest
+/// pair of two convex cores has a vertex on one side (brute force over
+/// (vertex, edge) pairs, as for the contact), and growing each core by its
+/// radius moves its closest point by the radius along the pair's direction.
+/// The direction and the distance come from the edge holding a closest point
+/// when there is one (exact to rounding even when the cores nearly touch),
+/// else from the two closest vertices.
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2, Vector2};
+/// use narrowphase::{ClosestPoints, sat::core_closest_points};
+/// use shape::{Capsule, Obb};
+///
+/// let wall = Obb::new(Vector2::new(1.0, 1.0)).unwrap();
+/// let pill = Capsule::new(Point2::new(0.0, -1.0), Point2::new(0.0, 1.0), 0.5).unwrap();
+/// let m = Isometry2::translation(3.0, 0.5);
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, normal } =
+///     core_closest_points(&wall, &pill, &m, f64::INFINITY) else { panic!() };
+/// assert_eq!(distance, 1.5);
+/// assert_eq!(normal.into_inner(), Vector2::x());
+/// assert_eq!((point_a.x, point_b.x), (1.0, 2.5));
+/// assert_eq!(core_closest_points(&wall, &pill, &m, 1.0), ClosestPoints::Farther);
+/// ```
+pub fn core_closest_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    match core_sat(a, b, b_in_a) {
+        CoreSat::Overlap { .. } => ClosestPoints::Intersecting,
+        CoreSat::Separated { axis, gap } => {
+            separated_cores(a, b, b_in_a, axis, gap, max_distance, true)
+        }
+    }
+}
+
+/// The closest points of two shapes that a pair's own boolean kernel found
+/// apart (never `Intersecting`): the cores' closest pair as in
+/// [`core_closest_points`]. When the separating-axis test, computed along
+/// another path, finds the cores overlapping or touching by rounding, the
+/// shapes are reported apart by the smallest positive distance along its
+/// axis: the distance is zero exactly when the pair's boolean kernel says
+/// they intersect.
+pub(crate) fn core_apart<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    match core_sat(a, b, b_in_a) {
+        CoreSat::Overlap { axis, .. } => {
+            let (ra, rb) = (a.radius(), b.radius());
+            let pa = a.core_support(&axis) + axis * ra;
+            let pb = b_in_a * b.core_support(&b_in_a.rotation.inverse_transform_vector(&-axis))
+                - axis * rb;
+            ClosestPoints::apart(pa, pb, Unit::new_unchecked(axis), T::zero(), max_distance)
+        }
+        CoreSat::Separated { axis, gap } => {
+            separated_cores(a, b, b_in_a, axis, gap, max_distance, false)
+        }
+    }
+}
+
+/// Cores separated along `axis` by `gap > 0`: `Intersecting` when `decide`
+/// and the rounded shapes reach each other (the test of
+/// [`core_intersects`]), else the closest points.
+fn separated_cores<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    axis: Vector2<T>,
+    gap: T,
+    max_distance: T,
+    decide: bool,
+) -> ClosestPoints<T> {
+    let (ra, rb) = (a.radius(), b.radius());
+    let radii = ra + rb;
+    // The gap along one axis bounds the cores' distance from below.
+    if gap - radii > max_distance {
+        return ClosestPoints::Farther;
+    }
+    let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
+    if decide && radii > T::zero() && gap <= radii && (pb - pa).norm_squared() <= radii * radii {
+        return ClosestPoints::Intersecting;
+    }
+    let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), axis));
+        (n, d)
+    });
+    ClosestPoints::apart(
+        pa + n * ra,
+        pb - n * rb,
+        Unit::new_unchecked(n),
+        d - radii,
+        max_distance,
+    )
 }
 
 enum CoreSat<T: Real> {

@@ -7,8 +7,11 @@ mod core;
 mod core_pairs;
 mod obb_obb;
 
-pub use aabb_aabb::{aabb_aabb, aabb_aabb_contact};
-pub(crate) use core::touching_contact;
-pub use core::{core_contact, core_intersects};
+pub use aabb_aabb::{aabb_aabb, aabb_aabb_closest_points, aabb_aabb_contact};
+pub(crate) use core::{core_apart, touching_contact};
+pub use core::{core_closest_points, core_contact, core_intersects};
 pub use core_pairs::*;
-pub use obb_obb::{aabb_obb, aabb_obb_contact, obb_obb, obb_obb_contact};
+pub use obb_obb::{
+    aabb_obb, aabb_obb_closest_points, aabb_obb_contact, obb_obb, obb_obb_closest_points,
+    obb_obb_contact,
+};

@@ -177,3 +177,37 @@ pub fn aabb_obb_contact<T: Real>(
         b_in_a,
     ))
 }
+
+/// The closest points of a `Obb` and a `Obb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`obb_obb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn obb_obb_closest_points<T: Real>(
+    a: &Obb<T>,
+    b: &Obb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if obb_obb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}
+
+/// The closest points of a `Aabb` and a `Obb` within `max_distance`, in A's
+/// frame: `Intersecting` exactly when [`aabb_obb`] says so; apart, the closest
+/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+#[inline]
+pub fn aabb_obb_closest_points<T: Real>(
+    a: &Aabb<T>,
+    b: &Obb<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> crate::ClosestPoints<T> {
+    if aabb_obb(a, b, b_in_a) {
+        crate::ClosestPoints::Intersecting
+    } else {
+        crate::sat::core_apart(a, b, b_in_a, max_distance)
+    }
+}

@@ -1,0 +1,42 @@
+//! The pair queries the table serves, as marker types for
+//! [`Table::query`](crate::table::Table::query) and
+//! [`Table::register_query`](crate::table::Table::register_query).
+//!
+//! Each implements [`PairQuery`](crate::table::PairQuery) once per dimension,
+//! beside that dimension's register block (`dispatch.rs` for 2D,
+//! `dim3/dispatch3.rs` for 3D): what its kernels take and answer, how an
+//! answer is mirrored and moved to the world, which built-in kernel answers
+//! each pair and which fallback answers the rest.
+//!
+//! | query | slot | arguments | answer (2D) | fallback (2D) |
+//! |---|---|---|---|---|
+//! | [`IntersectsQuery`] | 0 | none | `bool` | SAT, else GJK |
+//! | [`ContactQuery`] | 1 | none | `Option<Contact>` | SAT, else GJK/EPA |
+//! | [`ClosestPointsQuery`] | 2 | `max_distance` | [`ClosestPoints`](crate::ClosestPoints) | the boolean fallback, then GJK distance |
+//!
+//! Slots 3 and up are free for the next queries (shape casts, manifolds).
+
+/// Whether two shapes intersect (touching counts): `bool`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntersectsQuery;
+
+/// The contact of two intersecting shapes: `Option<Contact>` (`Some` exactly
+/// when they intersect).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContactQuery;
+
+/// The closest points of two shapes within a maximum distance:
+/// [`ClosestPoints`](crate::ClosestPoints) (`Intersecting` exactly when they
+/// intersect). Its argument is the maximum distance (`≥ 0`, may be `+∞`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClosestPointsQuery;
+
+/// The slots of the queries above, in one place so that no two share one.
+pub(crate) mod slot {
+    /// [`IntersectsQuery`](super::IntersectsQuery).
+    pub const INTERSECTS: usize = 0;
+    /// [`ContactQuery`](super::ContactQuery).
+    pub const CONTACT: usize = 1;
+    /// [`ClosestPointsQuery`](super::ClosestPointsQuery).
+    pub const CLOSEST_POINTS: usize = 2;
+}
