@@ -13,7 +13,7 @@ pub mod space;
 pub mod world;
 
 pub use error::GridError;
-pub use grid::{Grid, Grid2, Grid3, GridStats, MAX_CELLS_PER_OBJECT};
+pub use grid::{Grid, Grid2, Grid3, GridStats, MAX_CELLS_PER_OBJECT, WalkStats};
 pub use narrowphase;
 pub use space::{Dim, Space};
 pub use world::{
