@@ -41,9 +41,12 @@ pub use shape;
 /// queries and the world.
 pub mod prelude {
     pub use broadphase::{Collisions, Filter, Handle, PairContact, World, World3, WorldError};
-    pub use narrowphase::dim3::{Contact3, DispatchTable3};
+    pub use narrowphase::dim3::{
+        ClosestPoints3, Contact3, DispatchTable3, closest_points3, distance3, signed_distance3,
+    };
     pub use narrowphase::{
-        Contact, DispatchError, DispatchTable, contact, intersects, sat_contact, sat_intersects,
+        ClosestPoints, Contact, DispatchError, DispatchTable, closest_points, contact, distance,
+        intersects, sat_contact, sat_intersects, signed_distance,
     };
     pub use shape::prelude::*;
 }

@@ -63,8 +63,23 @@ fn pairs_file_answers_in_order() {
     // Seed 004's miss: exact says they collide (depth 1 - 0.6717).
     assert_eq!(a[2]["intersects"], true);
     assert!((a[2]["depth"].as_f64().unwrap() - (1.0 - 0.671_711_218)).abs() < 1e-6);
+    for p in &a[..4] {
+        assert_eq!(p["distance"], 0.0);
+        assert!(p["closest_a"].is_null() && p["closest_b"].is_null());
+    }
+    // The square's right side (x = 4) faces the capsule's core (x = 5,
+    // radius 0.5): 0.5 apart, the closest points straight across.
+    let (ca, cb) = (&a[4]["closest_a"], &a[4]["closest_b"]);
+    assert_eq!(a[4]["distance"], 0.5);
+    assert_eq!((ca[0].as_f64(), cb[0].as_f64()), (Some(4.0), Some(4.5)));
+    assert_eq!(ca[1], cb[1]);
+    assert!((0.0..=4.0).contains(&ca[1].as_f64().unwrap()));
+    let mut rest = a[4].clone();
+    for k in ["distance", "closest_a", "closest_b"] {
+        rest.as_object_mut().unwrap().remove(k);
+    }
     assert_eq!(
-        a[4],
+        rest,
         serde_json::json!({"intersects": false, "depth": null, "normal": null, "point_a": null, "point_b": null})
     );
 }

@@ -153,15 +153,15 @@ impl<T: Real> Dimension<T> for Dim2 {
     fn inv_mul(a: &Isometry2<T>, b: &Isometry2<T>) -> Isometry2<T> {
         a.inv_mul(b)
     }
+    type PoseNumbers = [T; 4];
     #[inline]
-    fn pose_number(p: &Isometry2<T>, i: usize) -> Option<T> {
-        match i {
-            0 => Some(p.translation.x),
-            1 => Some(p.translation.y),
-            2 => Some(p.rotation.re),
-            3 => Some(p.rotation.im),
-            _ => None,
-        }
+    fn pose_numbers(p: &Isometry2<T>) -> [T; 4] {
+        [
+            p.translation.x,
+            p.translation.y,
+            p.rotation.re,
+            p.rotation.im,
+        ]
     }
     fn builtin_name(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> Option<&'static str> {
         builtin_name(a, b)

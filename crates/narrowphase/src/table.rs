@@ -78,9 +78,12 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn effective_pose(s: &Self::Shape, pose: &Self::Pose) -> Self::Pose;
     /// `a⁻¹ · b`.
     fn inv_mul(a: &Self::Pose, b: &Self::Pose) -> Self::Pose;
-    /// The pose's `i`-th number (translation first, then rotation), for the
-    /// canonical order and the range checks; `None` past the last.
-    fn pose_number(p: &Self::Pose, i: usize) -> Option<T>;
+    /// The pose's numbers as an array (`[T; 4]` in 2D, `[T; 7]` in 3D).
+    type PoseNumbers: AsRef<[T]>;
+    /// The pose's numbers, translation first, then rotation: for the
+    /// canonical order and the finiteness and range checks (a fixed-size
+    /// array, so that the checks unroll into straight-line code).
+    fn pose_numbers(p: &Self::Pose) -> Self::PoseNumbers;
     /// The name of the built-in kernels of two built-in shapes in canonical
     /// order (`"circle_obb"`); `None` for a pair the register block lacks.
     fn builtin_name(a: Self::Builtin<'_>, b: Self::Builtin<'_>) -> Option<&'static str>;
@@ -871,33 +874,29 @@ fn address(s: &dyn Any) -> usize {
     (s as *const dyn Any).cast::<()>() as usize
 }
 
-/// Whether every number of the pose is finite.
+/// Whether every number of the pose is finite: `Σ x·0` is `0` exactly when
+/// no `x` is NaN or infinite (`∞·0` is NaN, and NaN spreads through the sum),
+/// with no branch per number.
 #[inline]
 pub(crate) fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
-    let mut i = 0;
-    while let Some(x) = D::pose_number(p, i) {
-        if !num_traits::Float::is_finite(x) {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    let zero = D::pose_numbers(p)
+        .as_ref()
+        .iter()
+        .fold(T::zero(), |acc, x| acc + *x * T::zero());
+    zero == T::zero()
 }
 
 /// Whether every number of the pose is at most `√MAX` in magnitude (NaN is
 /// not), so that squared distances in the kernels cannot overflow.
 #[inline]
 fn pose_in_range<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
+    // A constant: LLVM folds the square root of the constant.
     let limit = num_traits::Float::sqrt(<T as num_traits::Float>::max_value());
-    let mut i = 0;
-    while let Some(x) = D::pose_number(p, i) {
-        let a = num_traits::Float::abs(x);
-        if a > limit || a.is_nan() {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    // `&` rather than `&&`: no branch per number; NaN compares false.
+    D::pose_numbers(p)
+        .as_ref()
+        .iter()
+        .fold(true, |ok, x| ok & (num_traits::Float::abs(*x) <= limit))
 }
 
 /// A total order on (pose, address) used to put two shapes of the same kind
@@ -910,10 +909,10 @@ fn canonical_order<T: Real, D: Dimension<T>>(
     pb: &D::Pose,
     b: usize,
 ) -> Ordering {
-    let mut i = 0;
-    while let (Some(x), Some(y)) = (D::pose_number(pa, i), D::pose_number(pb, i)) {
-        match x.partial_cmp(&y) {
-            Some(Ordering::Equal) | None => i += 1,
+    let (na, nb) = (D::pose_numbers(pa), D::pose_numbers(pb));
+    for (x, y) in na.as_ref().iter().zip(nb.as_ref()) {
+        match x.partial_cmp(y) {
+            Some(Ordering::Equal) | None => {}
             Some(o) => return o,
         }
     }

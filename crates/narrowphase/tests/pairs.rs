@@ -284,19 +284,34 @@ fn touching_every_pair<T: Real>() {
 }
 shape::for_each_precision!(touching, touching_every_pair);
 
-/// Every pair of built-in kinds has a registered kernel (no fallback).
+/// Every pair of built-in kinds has a kernel for every query (no fallback),
+/// the same kernel in both orders, mirrored in the second.
 fn every_builtin_pair_registered<T: Real>() {
+    use narrowphase::{ClosestPointsQuery, ContactQuery, IntersectsQuery, Route};
     let table = DispatchTable::<T>::new();
     let shapes = touching_shapes::<T>();
     for (a, _) in &shapes {
         for (b, _) in &shapes {
-            let route = table.route(a.as_ref(), b.as_ref()).unwrap();
-            assert!(
-                matches!(route, narrowphase::Route::Kernel { .. }),
-                "{} vs {}: {route:?}",
-                a.kind(),
-                b.kind()
-            );
+            let (a, b) = (a.as_ref(), b.as_ref());
+            let routes = [
+                table.route_for::<IntersectsQuery>(a, b).unwrap(),
+                table.route_for::<ContactQuery>(a, b).unwrap(),
+                table.route_for::<ClosestPointsQuery>(a, b).unwrap(),
+            ];
+            for route in routes {
+                let Route::Kernel { name, mirrored } = route else {
+                    panic!("{} vs {}: {route:?}", a.kind(), b.kind());
+                };
+                assert_eq!(mirrored, a.kind() > b.kind(), "{name}");
+                let back = table.route_for::<IntersectsQuery>(b, a).unwrap();
+                assert_eq!(
+                    back,
+                    Route::Kernel {
+                        name,
+                        mirrored: b.kind() > a.kind()
+                    }
+                );
+            }
         }
     }
 }

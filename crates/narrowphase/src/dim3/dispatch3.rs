@@ -113,17 +113,11 @@ impl<T: Real> Dimension<T> for Dim3 {
     fn inv_mul(a: &Isometry3<T>, b: &Isometry3<T>) -> Isometry3<T> {
         a.inv_mul(b)
     }
+    type PoseNumbers = [T; 7];
     #[inline]
-    fn pose_number(p: &Isometry3<T>, i: usize) -> Option<T> {
+    fn pose_numbers(p: &Isometry3<T>) -> [T; 7] {
         let (t, q) = (&p.translation.vector, p.rotation.quaternion());
-        match i {
-            0..=2 => Some(t[i]),
-            3 => Some(q.w),
-            4 => Some(q.i),
-            5 => Some(q.j),
-            6 => Some(q.k),
-            _ => None,
-        }
+        [t.x, t.y, t.z, q.w, q.i, q.j, q.k]
     }
     fn builtin_name(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
         builtin_name(a, b)

@@ -31,6 +31,9 @@ struct PairAnswer {
     normal: Option<[f64; 2]>,
     point_a: Option<[f64; 2]>,
     point_b: Option<[f64; 2]>,
+    distance: f64,
+    closest_a: Option<[f64; 2]>,
+    closest_b: Option<[f64; 2]>,
 }
 
 use crate::args::{FileOptions, Precision};
@@ -185,17 +188,34 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
         let c = table
             .contact(a.as_ref(), &pa, b.as_ref(), &pb)
             .map_err(|e| format!("pairs[{i}]: {e}"))?;
-        out.push(c);
+        let closest = table
+            .closest_points(a.as_ref(), &pa, b.as_ref(), &pb, T::infinity())
+            .map_err(|e| format!("pairs[{i}]: {e}"))?;
+        out.push((c, closest));
     }
     if o.json {
         let json: Vec<PairAnswer> = out
             .iter()
-            .map(|c| PairAnswer {
-                intersects: c.is_some(),
-                depth: c.map(|c| num(c.depth)),
-                normal: c.map(|c| [num(c.normal.x), num(c.normal.y)]),
-                point_a: c.map(|c| point(&c.point_a)),
-                point_b: c.map(|c| point(&c.point_b)),
+            .map(|(c, closest)| {
+                let apart = match closest {
+                    ClosestPoints::WithinMargin {
+                        point_a,
+                        point_b,
+                        distance,
+                        ..
+                    } => Some((point(point_a), point(point_b), num(*distance))),
+                    _ => None,
+                };
+                PairAnswer {
+                    intersects: c.is_some(),
+                    depth: c.map(|c| num(c.depth)),
+                    normal: c.map(|c| [num(c.normal.x), num(c.normal.y)]),
+                    point_a: c.map(|c| point(&c.point_a)),
+                    point_b: c.map(|c| point(&c.point_b)),
+                    distance: apart.map_or(0.0, |(_, _, d)| d),
+                    closest_a: apart.map(|(p, _, _)| p),
+                    closest_b: apart.map(|(_, q, _)| q),
+                }
             })
             .collect();
         say!(
@@ -203,7 +223,7 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
         );
     } else {
-        for (i, (p, c)) in file.pairs.iter().zip(&out).enumerate() {
+        for (i, (p, (c, closest))) in file.pairs.iter().zip(&out).enumerate() {
             match c {
                 Some(c) => say!(
                     "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4})",
@@ -213,7 +233,12 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
                     num(c.normal.x),
                     num(c.normal.y)
                 ),
-                None => say!("pair {i} ({} × {}): apart", p.a.kind(), p.b.kind()),
+                None => say!(
+                    "pair {i} ({} × {}): apart, distance {:.6}",
+                    p.a.kind(),
+                    p.b.kind(),
+                    closest.distance().map_or(f64::INFINITY, num)
+                ),
             }
         }
     }
