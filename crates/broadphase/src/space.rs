@@ -6,7 +6,7 @@ use core::fmt::Debug;
 
 use nalgebra::{Isometry2, Isometry3, Point, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
-use narrowphase::{Contact, DispatchError, DispatchTable};
+use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable};
 use shape::{BoundingBox, Real, Shape, Shape3};
 
 /// Widens a bounding box outward by `8 ε · max(|min|, |max|)` per axis
@@ -160,6 +160,19 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Shape,
         pose_b: &Self::Pose,
     ) -> Result<Option<Self::Contact>, DispatchError>;
+    /// The narrow-phase closest points (world frame, normal from `a` to
+    /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn closest_points(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, D>, DispatchError>;
     /// Whether the shape at the pose contains the point (exact).
     ///
     /// # Errors
@@ -218,6 +231,16 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose_b: &Isometry2<T>,
     ) -> Result<Option<Contact<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    fn closest_points(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, 2>, DispatchError> {
+        table.closest_points(a, pose_a, b, pose_b, max_distance)
     }
     fn contains_point(
         table: &DispatchTable<T>,
@@ -302,6 +325,16 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose_b: &Isometry3<T>,
     ) -> Result<Option<Contact3<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    fn closest_points(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, 3>, DispatchError> {
+        table.closest_points(a, pose_a, b, pose_b, max_distance)
     }
     fn contains_point(
         _table: &DispatchTable3<T>,

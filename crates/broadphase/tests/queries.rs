@@ -1,5 +1,10 @@
 //! World queries and the grid walks under them, 2D and 3D, f32 and f64.
 //!
+//! The world's queries on random worlds (every 2D kind, the 3D kinds, tiny and
+//! oversize shapes, filters, removed objects, a far-off cluster) equal brute
+//! force over every object through the same narrow phase, bit for bit; bad
+//! input is a typed error and leaves the world unchanged.
+//!
 //! The walks (`Grid::ray_cells`, `Grid::walk_ray`, `Grid::walk_rings`) on
 //! random grids (mixed sizes, far-off and oversize boxes, removed objects,
 //! cell sizes from 0.05 to 1000) against an f64 brute force over every cell
@@ -8,13 +13,19 @@
 //! once; the nearest box found through the walks equals the brute-force
 //! nearest; long rays in sparse grids stay cheap.
 
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+
 use core::ops::ControlFlow;
 use std::collections::HashSet;
 
-use broadphase::{Grid, WalkStats};
-use nalgebra::{Point, SVector};
+use broadphase::{Filter, Grid, Handle, QueryFilter, WalkStats, World, World3, WorldError};
+use common::{Spec, build, iso, pose, spec};
+use nalgebra::{Isometry2, Isometry3, Point, Point2, SVector, Vector2, Vector3};
+use narrowphase::DispatchTable;
+use narrowphase::dim3::DispatchTable3;
 use proptest::prelude::*;
-use shape::{BoundingBox, Ray, Real};
+use shape::{Aabb3, BoundingBox, BoundingBox2, Cuboid, Ray, Real, Shape, Shape3, ShapeKind, Sphere};
 
 // ---------------------------------------------------------------------------
 // Random grids, rays and points (drawn in f64).
@@ -582,3 +593,348 @@ fn ring_search_cost<T: Real>() {
     assert!(!stats.scanned && stats.steps < 20, "{stats:?}");
 }
 shape::for_each_precision!(ring_cost, ring_search_cost);
+
+// ---------------------------------------------------------------------------
+// Random worlds (2D: every built-in kind; 3D: spheres, cuboids, boxes).
+
+/// One object: a shape, a pose (near the origin, or in a cluster 1e5 out),
+/// filter bits, and whether it is removed after every object is inserted.
+#[derive(Debug, Clone)]
+struct Obj<S, P> {
+    spec: S,
+    pose: P,
+    bits: u8,
+    removed: bool,
+}
+
+/// The collision filter of `bits`: one of four groups, colliding with all or
+/// with groups 0 and 2.
+fn filter_of(bits: u8) -> Filter {
+    Filter::new(1 << (bits % 4), if bits & 8 != 0 { 0b0101 } else { u32::MAX })
+}
+
+/// The query filter of `bits`, excluding the `exclude`-th live object.
+fn query_filter(bits: u8, exclude: Option<usize>, live: &[Handle]) -> QueryFilter {
+    let mut f = QueryFilter::default();
+    if bits & 16 != 0 {
+        f = f.with_groups(filter_of(bits));
+    }
+    if let Some(i) = exclude {
+        if !live.is_empty() {
+            f = f.excluding(live[i % live.len()]);
+        }
+    }
+    f.with_solid(bits & 32 == 0)
+}
+
+/// Far-off objects and queries sit in a cluster this far out (f32's far
+/// range, `docs/conventions.md`).
+const FAR: f64 = 1e5;
+
+fn obj2() -> impl Strategy<Value = Obj<Spec, [f64; 3]>> {
+    (
+        spec(),
+        prop_oneof![4 => pose(20.0), 1 => pose(5.0).prop_map(|p| [p[0] + FAR, p[1] - FAR, p[2]])],
+        any::<u8>(),
+        prop::bool::weighted(0.15),
+    )
+        .prop_map(|(spec, pose, bits, removed)| Obj {
+            spec,
+            pose,
+            bits,
+            removed,
+        })
+}
+
+/// A 2D world, and every object's handle (`None` when removed).
+fn world2<T: Real>(objs: &[Obj<Spec, [f64; 3]>], cell: f64) -> (World<T>, Vec<Option<Handle>>) {
+    let mut world = World::<T>::new(T::lit(cell)).unwrap();
+    let handles: Vec<Handle> = objs
+        .iter()
+        .map(|o| {
+            world
+                .insert_boxed(build::<T>(&o.spec), iso::<T>(o.pose), filter_of(o.bits))
+                .unwrap()
+        })
+        .collect();
+    let handles = objs
+        .iter()
+        .zip(handles)
+        .map(|(o, h)| {
+            if o.removed {
+                world.remove(h).unwrap();
+                None
+            } else {
+                Some(h)
+            }
+        })
+        .collect();
+    world.validate().unwrap();
+    (world, handles)
+}
+
+#[derive(Debug, Clone)]
+enum Spec3 {
+    Sphere(f64),
+    Cuboid([f64; 3]),
+    Aabb3([f64; 3]),
+}
+
+fn spec3() -> impl Strategy<Value = Spec3> {
+    let size = prop_oneof![4 => 0.1f64..3.0, 1 => 0.01f64..0.1, 1 => 3.0f64..20.0];
+    prop_oneof![
+        size.clone().prop_map(Spec3::Sphere),
+        prop::array::uniform3(size.clone()).prop_map(Spec3::Cuboid),
+        prop::array::uniform3(size).prop_map(Spec3::Aabb3),
+    ]
+}
+
+fn build3<T: Real>(s: &Spec3) -> Box<dyn Shape3<T>> {
+    let v = |a: &[f64; 3]| Vector3::new(T::lit(a[0]), T::lit(a[1]), T::lit(a[2]));
+    match s {
+        Spec3::Sphere(r) => Box::new(Sphere::new(T::lit(*r)).unwrap()),
+        Spec3::Cuboid(h) => Box::new(Cuboid::new(v(h)).unwrap()),
+        Spec3::Aabb3(h) => Box::new(Aabb3::from_half_extents(v(h)).unwrap()),
+    }
+}
+
+fn pose3() -> impl Strategy<Value = [f64; 6]> {
+    let t = prop_oneof![
+        4 => prop::array::uniform3(-15.0f64..15.0),
+        1 => prop::array::uniform3(-5.0f64..5.0).prop_map(|t| [t[0] + FAR, t[1] - FAR, t[2]]),
+    ];
+    (t, prop::array::uniform3(-3.2f64..3.2)).prop_map(|(t, r)| [t[0], t[1], t[2], r[0], r[1], r[2]])
+}
+
+fn iso3<T: Real>(p: [f64; 6]) -> Isometry3<T> {
+    Isometry3::new(
+        Vector3::new(T::lit(p[0]), T::lit(p[1]), T::lit(p[2])),
+        Vector3::new(T::lit(p[3]), T::lit(p[4]), T::lit(p[5])),
+    )
+}
+
+fn obj3() -> impl Strategy<Value = Obj<Spec3, [f64; 6]>> {
+    (spec3(), pose3(), any::<u8>(), prop::bool::weighted(0.15)).prop_map(
+        |(spec, pose, bits, removed)| Obj {
+            spec,
+            pose,
+            bits,
+            removed,
+        },
+    )
+}
+
+fn world3<T: Real>(
+    objs: &[Obj<Spec3, [f64; 6]>],
+    cell: f64,
+) -> (World3<T>, Vec<Option<Handle>>) {
+    let mut world = World3::<T>::new(T::lit(cell)).unwrap();
+    let handles: Vec<Handle> = objs
+        .iter()
+        .map(|o| {
+            world
+                .insert_boxed(build3::<T>(&o.spec), iso3::<T>(o.pose), filter_of(o.bits))
+                .unwrap()
+        })
+        .collect();
+    let handles = objs
+        .iter()
+        .zip(handles)
+        .map(|(o, h)| {
+            if o.removed {
+                world.remove(h).unwrap();
+                None
+            } else {
+                Some(h)
+            }
+        })
+        .collect();
+    world.validate().unwrap();
+    (world, handles)
+}
+
+fn cell_size() -> impl Strategy<Value = f64> {
+    prop_oneof![0.2f64..2.0, 2.0f64..20.0]
+}
+
+/// A query: bits for its filter, an excluded object, and a `max_distance`
+/// (finite or `+∞`).
+#[derive(Debug, Clone)]
+struct Query {
+    bits: u8,
+    exclude: Option<usize>,
+    max_distance: Option<f64>,
+}
+
+fn query() -> impl Strategy<Value = Query> {
+    (
+        any::<u8>(),
+        prop::option::weighted(0.2, any::<usize>()),
+        prop_oneof![1 => Just(None), 3 => (0.0f64..10.0).prop_map(Some)],
+    )
+        .prop_map(|(bits, exclude, max_distance)| Query {
+            bits,
+            exclude,
+            max_distance,
+        })
+}
+
+// ---------------------------------------------------------------------------
+// Objects within a distance.
+
+fn query_distance_2d<T: Real>(
+    objs: Vec<Obj<Spec, [f64; 3]>>,
+    cell: f64,
+    (qs, qp): (Spec, [f64; 3]),
+    q: Query,
+) -> Result<(), TestCaseError> {
+    let (world, handles) = world2::<T>(&objs, cell);
+    let live: Vec<Handle> = handles.iter().flatten().copied().collect();
+    let filter = query_filter(q.bits, q.exclude, &live);
+    let max_d = q.max_distance.map_or(T::infinity(), T::lit);
+    let (shape, pose) = (build::<T>(&qs), iso::<T>(qp));
+    let got = world
+        .query_distance(shape.as_ref(), &pose, max_d, filter)
+        .unwrap();
+    let table = DispatchTable::<T>::new();
+    let want: Vec<(Handle, T)> = objs
+        .iter()
+        .zip(&handles)
+        .filter_map(|(o, h)| Some((o, (*h)?)))
+        .filter(|(o, h)| filter.accepts(*h, &filter_of(o.bits)))
+        .filter_map(|(o, h)| {
+            let b = build::<T>(&o.spec);
+            let cp = table
+                .closest_points(shape.as_ref(), &pose, b.as_ref(), &iso::<T>(o.pose), max_d)
+                .unwrap();
+            cp.distance().map(|d| (h, d))
+        })
+        .collect();
+    prop_assert_eq!(got, want);
+    world.validate().unwrap();
+    Ok(())
+}
+
+fn query_distance_3d<T: Real>(
+    objs: Vec<Obj<Spec3, [f64; 6]>>,
+    cell: f64,
+    (qs, qp): (Spec3, [f64; 6]),
+    q: Query,
+) -> Result<(), TestCaseError> {
+    let (world, handles) = world3::<T>(&objs, cell);
+    let live: Vec<Handle> = handles.iter().flatten().copied().collect();
+    let filter = query_filter(q.bits, q.exclude, &live);
+    let max_d = q.max_distance.map_or(T::infinity(), T::lit);
+    let (shape, pose) = (build3::<T>(&qs), iso3::<T>(qp));
+    let got = world
+        .query_distance(shape.as_ref(), &pose, max_d, filter)
+        .unwrap();
+    let table = DispatchTable3::<T>::new();
+    let want: Vec<(Handle, T)> = objs
+        .iter()
+        .zip(&handles)
+        .filter_map(|(o, h)| Some((o, (*h)?)))
+        .filter(|(o, h)| filter.accepts(*h, &filter_of(o.bits)))
+        .filter_map(|(o, h)| {
+            let b = build3::<T>(&o.spec);
+            let cp = table
+                .closest_points(shape.as_ref(), &pose, b.as_ref(), &iso3::<T>(o.pose), max_d)
+                .unwrap();
+            cp.distance().map(|d| (h, d))
+        })
+        .collect();
+    prop_assert_eq!(got, want);
+    world.validate().unwrap();
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: shape::testing::cases(96), ..ProptestConfig::default() })]
+    #[test]
+    fn query_distance_2d_f32(o in prop::collection::vec(obj2(), 0..30), c in cell_size(), s in (spec(), prop_oneof![3 => pose(20.0), 1 => pose(5.0).prop_map(|p| [p[0] + FAR, p[1] - FAR, p[2]])]), q in query()) {
+        query_distance_2d::<f32>(o, c, s, q)?;
+    }
+    #[test]
+    fn query_distance_2d_f64(o in prop::collection::vec(obj2(), 0..30), c in cell_size(), s in (spec(), prop_oneof![3 => pose(20.0), 1 => pose(5.0).prop_map(|p| [p[0] + FAR, p[1] - FAR, p[2]])]), q in query()) {
+        query_distance_2d::<f64>(o, c, s, q)?;
+    }
+    #[test]
+    fn query_distance_3d_f32(o in prop::collection::vec(obj3(), 0..30), c in cell_size(), s in (spec3(), pose3()), q in query()) {
+        query_distance_3d::<f32>(o, c, s, q)?;
+    }
+    #[test]
+    fn query_distance_3d_f64(o in prop::collection::vec(obj3(), 0..30), c in cell_size(), s in (spec3(), pose3()), q in query()) {
+        query_distance_3d::<f64>(o, c, s, q)?;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bad input.
+
+/// A user shape with a bounding box and nothing else: the narrow phase can
+/// answer no query about it.
+#[derive(Debug, Clone, Copy)]
+struct Opaque;
+
+impl<T: Real> Shape<T> for Opaque {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::custom(9)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+        let c = Point2::from(pose.translation.vector);
+        let h = Vector2::repeat(T::one());
+        BoundingBox2::new(c - h, c + h)
+    }
+}
+
+fn bad_input<T: Real>() {
+    let mut world = World::<T>::new(T::one()).unwrap();
+    let ball = shape::Circle::new(T::one()).unwrap();
+    let a = world
+        .insert(ball, Isometry2::identity(), Filter::ALL)
+        .unwrap();
+    let opaque = world
+        .insert(Opaque, Isometry2::translation(T::lit(5.0), T::zero()), Filter::ALL)
+        .unwrap();
+    let f = QueryFilter::default();
+    let at = |x: f64| Isometry2::translation(T::lit(x), T::zero());
+    for bad in [T::nan(), -T::one(), T::neg_infinity()] {
+        assert_eq!(
+            world.query_distance(&ball, &at(0.0), bad, f),
+            Err(WorldError::InvalidMaxDistance)
+        );
+    }
+    let nan_pose = Isometry2::translation(T::nan(), T::zero());
+    assert_eq!(
+        world.query_distance(&ball, &nan_pose, T::one(), f),
+        Err(WorldError::NonFinitePose)
+    );
+    // The opaque object fails the query when it is looked at, and only then.
+    assert_eq!(
+        world.query_distance(&ball, &at(5.0), T::one(), f),
+        Err(WorldError::Narrowphase {
+            handle: opaque,
+            error: narrowphase::DispatchError::Unsupported {
+                a: ShapeKind::CIRCLE,
+                b: ShapeKind::custom(9)
+            }
+        })
+    );
+    assert_eq!(
+        world.query_distance(&ball, &at(5.0), T::one(), f.excluding(opaque)),
+        Ok(vec![])
+    );
+    assert_eq!(
+        world.query_distance(&ball, &at(-3.0), T::one(), f),
+        Ok(vec![(a, T::one())])
+    );
+    // Nothing changed.
+    world.validate().unwrap();
+    assert_eq!(world.len(), 2);
+    assert_eq!(world.handles().collect::<Vec<_>>(), vec![a, opaque]);
+    assert_eq!(*world.get(opaque).unwrap().pose(), at(5.0));
+}
+shape::for_each_precision!(bad_input_is_refused, bad_input);
