@@ -47,6 +47,16 @@ mod rings;
 
 pub use ray::WalkStats;
 
+/// Whether `x` is a valid query limit (`max_toi`, `max_distance`): a number
+/// `≥ 0`, `+∞` allowed; `false` for NaN.
+#[inline]
+pub(crate) fn is_limit<T: Real>(x: T) -> bool {
+    matches!(
+        x.partial_cmp(&T::zero()),
+        Some(core::cmp::Ordering::Greater | core::cmp::Ordering::Equal)
+    )
+}
+
 /// Objects covering more cells than this go to the oversize list.
 pub const MAX_CELLS_PER_OBJECT: u128 = 64;
 

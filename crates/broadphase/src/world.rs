@@ -143,7 +143,10 @@ impl fmt::Display for WorldError {
             }
             Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
             Self::Narrowphase { handle, error } => {
-                write!(f, "object {handle}: the narrow phase could not answer: {error}")
+                write!(
+                    f,
+                    "object {handle}: the narrow phase could not answer: {error}"
+                )
             }
         }
     }

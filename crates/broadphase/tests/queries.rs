@@ -25,7 +25,9 @@ use nalgebra::{Isometry2, Isometry3, Point, Point2, SVector, Vector2, Vector3};
 use narrowphase::DispatchTable;
 use narrowphase::dim3::DispatchTable3;
 use proptest::prelude::*;
-use shape::{Aabb3, BoundingBox, BoundingBox2, Cuboid, Ray, Real, Shape, Shape3, ShapeKind, Sphere};
+use shape::{
+    Aabb3, BoundingBox, BoundingBox2, Cuboid, Ray, Real, Shape, Shape3, ShapeKind, Sphere,
+};
 
 // ---------------------------------------------------------------------------
 // Random grids, rays and points (drawn in f64).
@@ -71,6 +73,17 @@ fn grid_scene<const D: usize>() -> impl Strategy<Value = GridScene<D>> {
             removed: b.iter().map(|x| x.1).collect(),
             cell,
         })
+}
+
+/// A grid scene with extreme cell sizes: so small that the coordinates
+/// saturate the keys at `±2⁶²` (every box far out shares the outermost
+/// cells), or so large that everything shares a few cells.
+fn extreme_scene<const D: usize>() -> impl Strategy<Value = GridScene<D>> {
+    (
+        grid_scene::<D>(),
+        prop_oneof![1e-30f64..1e-20, 1e-12f64..1e-8, 1e15f64..1e25],
+    )
+        .prop_map(|(s, cell)| GridScene { cell, ..s })
 }
 
 /// A ray: an origin (near, far, at a box's centre, or at an exact cell
@@ -206,6 +219,7 @@ fn slab<const D: usize>(
             continue;
         }
         let (a, b) = ((lo[i] - o[i]) / d[i], (hi[i] - o[i]) / d[i]);
+        // ±∞ bounds give ±∞ times (o is finite); NaN cannot arise.
         t0 = t0.max(a.min(b));
         t1 = t1.min(a.max(b));
     }
@@ -214,7 +228,8 @@ fn slab<const D: usize>(
 
 /// The f64 box of the cells `lo..=hi`, shrunk (`grow < 0`) or grown by
 /// `|grow|`-scaled rounding margins: `64 ε_T (|x| + |o|∞ + s)` per boundary,
-/// covering the grid's keying and the walk's margins.
+/// covering the grid's keying and the walk's margins. The saturated cells
+/// (keys `±2⁶²`) reach to infinity.
 fn cells_box<T: Real, const D: usize>(
     lo: &[i64; D],
     hi: &[i64; D],
@@ -222,13 +237,20 @@ fn cells_box<T: Real, const D: usize>(
     o_norm: f64,
     grow: f64,
 ) -> ([f64; D], [f64; D]) {
+    const LIMIT: i64 = 1 << 62;
     let eps = T::epsilon().as_f64();
     let m = |x: f64| 64.0 * eps * (x.abs() + o_norm + s);
     let a: [f64; D] = core::array::from_fn(|i| {
+        if lo[i] <= -LIMIT {
+            return f64::NEG_INFINITY;
+        }
         let x = lo[i] as f64 * s;
         x - grow * m(x)
     });
     let b: [f64; D] = core::array::from_fn(|i| {
+        if hi[i] >= LIMIT {
+            return f64::INFINITY;
+        }
         let x = (hi[i] as f64 + 1.0) * s;
         x + grow * m(x)
     });
@@ -243,8 +265,8 @@ fn range<T: Real, const D: usize>(g: &Grid<T, D>, b: &BoundingBox<T, D>) -> ([i6
 fn span(lo: &[i64], hi: &[i64]) -> u128 {
     lo.iter()
         .zip(hi)
-        .map(|(a, b)| (b - a + 1) as u128)
-        .product()
+        .map(|(a, b)| (i128::from(*b) - i128::from(*a) + 1) as u128)
+        .fold(1u128, u128::saturating_mul)
 }
 
 fn occupied_cells<T: Real, const D: usize>(b: &Built<T, D>) -> HashSet<[i64; D]> {
@@ -479,6 +501,14 @@ proptest! {
     #[test]
     fn ray_walk_3d_f64(s in grid_scene::<3>(), r in ray_spec::<3>()) { ray_walk_prop::<f64, 3>(s, r)?; }
     #[test]
+    fn ray_walk_extreme_cells_2d_f32(s in extreme_scene::<2>(), r in ray_spec::<2>()) { ray_walk_prop::<f32, 2>(s, r)?; }
+    #[test]
+    fn ray_walk_extreme_cells_3d_f64(s in extreme_scene::<3>(), r in ray_spec::<3>()) { ray_walk_prop::<f64, 3>(s, r)?; }
+    #[test]
+    fn rings_extreme_cells_2d_f64(s in extreme_scene::<2>(), p in at::<2>(), m in max_distance()) { rings_prop::<f64, 2>(s, p, m)?; }
+    #[test]
+    fn rings_extreme_cells_3d_f32(s in extreme_scene::<3>(), p in at::<3>(), m in max_distance()) { rings_prop::<f32, 3>(s, p, m)?; }
+    #[test]
     fn rings_2d_f32(s in grid_scene::<2>(), p in at::<2>(), m in max_distance()) { rings_prop::<f32, 2>(s, p, m)?; }
     #[test]
     fn rings_2d_f64(s in grid_scene::<2>(), p in at::<2>(), m in max_distance()) { rings_prop::<f64, 2>(s, p, m)?; }
@@ -610,7 +640,10 @@ struct Obj<S, P> {
 /// The collision filter of `bits`: one of four groups, colliding with all or
 /// with groups 0 and 2.
 fn filter_of(bits: u8) -> Filter {
-    Filter::new(1 << (bits % 4), if bits & 8 != 0 { 0b0101 } else { u32::MAX })
+    Filter::new(
+        1 << (bits % 4),
+        if bits & 8 != 0 { 0b0101 } else { u32::MAX },
+    )
 }
 
 /// The query filter of `bits`, excluding the `exclude`-th live object.
@@ -724,10 +757,7 @@ fn obj3() -> impl Strategy<Value = Obj<Spec3, [f64; 6]>> {
     )
 }
 
-fn world3<T: Real>(
-    objs: &[Obj<Spec3, [f64; 6]>],
-    cell: f64,
-) -> (World3<T>, Vec<Option<Handle>>) {
+fn world3<T: Real>(objs: &[Obj<Spec3, [f64; 6]>], cell: f64) -> (World3<T>, Vec<Option<Handle>>) {
     let mut world = World3::<T>::new(T::lit(cell)).unwrap();
     let handles: Vec<Handle> = objs
         .iter()
@@ -897,7 +927,11 @@ fn bad_input<T: Real>() {
         .insert(ball, Isometry2::identity(), Filter::ALL)
         .unwrap();
     let opaque = world
-        .insert(Opaque, Isometry2::translation(T::lit(5.0), T::zero()), Filter::ALL)
+        .insert(
+            Opaque,
+            Isometry2::translation(T::lit(5.0), T::zero()),
+            Filter::ALL,
+        )
         .unwrap();
     let f = QueryFilter::default();
     let at = |x: f64| Isometry2::translation(T::lit(x), T::zero());

@@ -78,7 +78,7 @@ use core::ops::ControlFlow;
 use num_traits::Float;
 use shape::{Ray, Real};
 
-use super::{COORD_LIMIT, Grid, Key};
+use super::{COORD_LIMIT, Grid, Key, is_limit};
 
 /// Counts describing one walk of the grid (a ray walk or a ring search): what
 /// it cost, for tests and benchmarks.
@@ -129,6 +129,7 @@ trait Sink<T: Real, const D: usize> {
     /// An occupied cell first reached at `entry`, by a gain along `axis`
     /// (`None`: a cell of the start), with the active keys after the event.
     /// Returns the bound: the walk stops at the first entry later than it.
+    #[allow(clippy::too_many_arguments)]
     fn cell(
         &mut self,
         walk: &RayWalk<'_, T, D>,
@@ -444,10 +445,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         // then switches to a scan at the next change of time (one more key
         // is safe: gains stay increasing until margins of several cells).
         let mut coarse = false;
-        loop {
-            let Some((a, tg)) = earliest(&gains) else {
-                break;
-            };
+        while let Some((a, tg)) = earliest(&gains) {
             // Losses strictly before the gain (at equal times, gains first).
             while let Some((b, tl)) = earliest(&losses) {
                 if tl >= tg {
@@ -783,7 +781,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         max_toi: T,
         visit: impl FnMut(u32, T) -> T,
     ) -> WalkStats {
-        if !ray.is_valid() || !(max_toi >= T::zero()) {
+        if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
         let walk = RayWalk::new(self, ray);
@@ -836,7 +834,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         max_toi: T,
         visit: impl FnMut([i64; D], T) -> ControlFlow<()>,
     ) -> WalkStats {
-        if !ray.is_valid() || !(max_toi >= T::zero()) {
+        if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
         RayWalk::new(self, ray).run(max_toi, &mut Cells { visit })

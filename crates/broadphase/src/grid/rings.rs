@@ -47,7 +47,7 @@ use num_traits::Float;
 use shape::{BoundingBox, Real};
 
 use super::ray::EXTRA_STEPS;
-use super::{COORD_LIMIT, Grid, Key, WalkStats};
+use super::{COORD_LIMIT, Grid, Key, WalkStats, is_limit};
 
 /// A lower bound on the distance from `p` to the closed box `b`: the
 /// Euclidean norm of the per-axis gaps, scaled by the largest gap first (no
@@ -198,6 +198,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
     /// Hands the objects of cell `key` (on ring `r`) whose turn it is to
     /// `visit` (module notes, steps 4 and 5).
+    #[allow(clippy::too_many_arguments)]
     fn ring_cell(
         &self,
         p: &Point<T, D>,
@@ -277,7 +278,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         mut visit: impl FnMut(u32, T) -> T,
     ) -> WalkStats {
         let mut stats = WalkStats::default();
-        if !p.iter().all(|x| Float::is_finite(*x)) || !(max_distance >= T::zero()) {
+        if !p.iter().all(|x| Float::is_finite(*x)) || !is_limit(max_distance) {
             return stats;
         }
         let mut bound = max_distance;

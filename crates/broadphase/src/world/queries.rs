@@ -1,6 +1,4 @@
-//! World queries beyond overlap: the objects within a distance of a shape
-//! (and, through the grid's ray walk and ring search, ray casts and the
-//! nearest object to a point).
+//! World queries beyond overlap: the objects within a distance of a shape.
 //!
 //! The contract, shared by every query here:
 //!
@@ -25,6 +23,7 @@
 use shape::Real;
 
 use super::{Filter, Handle, World, WorldError};
+use crate::grid::is_limit;
 use crate::space::{Dim, Space, rounding_margin};
 
 /// Which objects a world query looks at, and how rays and projections treat
@@ -41,9 +40,7 @@ use crate::space::{Dim, Space, rounding_margin};
 ///   the boundary). Distances between shapes ignore it.
 ///
 /// The default looks at every object, excludes none, and treats shapes as
-/// solid. For any other rule, the callback form
-/// [`World::cast_ray_with`](crate::World) sees every hit in order and keeps
-/// the ones it wants.
+/// solid.
 ///
 /// ```
 /// use broadphase::{Filter, QueryFilter};
@@ -150,7 +147,7 @@ where
         max_distance: T,
         filter: QueryFilter,
     ) -> Result<Vec<(Handle, T)>, WorldError> {
-        if !(max_distance >= T::zero()) {
+        if !is_limit(max_distance) {
             return Err(WorldError::InvalidMaxDistance);
         }
         let bounds = Self::checked_bounds(shape, pose)?;
