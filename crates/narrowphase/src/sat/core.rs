@@ -455,7 +455,10 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         }
         for j in 0..eb {
             let (q0, q1) = (vb(j), vb(j + 1));
-            if beyond(Float::min(q0.coords.dot(&s), q1.coords.dot(&s)) - ps, best.1) {
+            if beyond(
+                Float::min(q0.coords.dot(&s), q1.coords.dot(&s)) - ps,
+                best.1,
+            ) {
                 continue;
             }
             let q = shape::dim2::closest_point_on_segment(&q0, &q1, &p);
@@ -475,7 +478,10 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let qs = q.coords.dot(&s);
         for i in 0..ea {
             let (p0, p1) = (a.core_vertex(i), a.core_vertex((i + 1) % na));
-            if beyond(qs - Float::max(p0.coords.dot(&s), p1.coords.dot(&s)), best.1) {
+            if beyond(
+                qs - Float::max(p0.coords.dot(&s), p1.coords.dot(&s)),
+                best.1,
+            ) {
                 continue;
             }
             let p = shape::dim2::closest_point_on_segment(&p0, &p1, &q);
