@@ -46,7 +46,7 @@ use narrowphase::queries::ClosestPointsQuery;
 use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable, Route};
 use proptest::prelude::*;
 use shape::prelude::*;
-use support::{Case, every_ordered_pair, overlap, touching_shapes};
+use support::{Case, Hex, Ring, every_ordered_pair, hexagon, overlap, touching_shapes};
 
 // ------------------------------------------------------------- tolerances
 
@@ -698,61 +698,6 @@ fn bad_input<T: Real>() {
 shape::for_each_precision!(bad_input, bad_input);
 
 // ------------------------------------------------------------- user kinds
-
-/// A hexagon tile: its own kind, with separating axes and a support function.
-#[derive(Debug)]
-struct Hex<T: Real>(ConvexPolygon<T>);
-
-impl<T: Real> Hex<T> {
-    const KIND: ShapeKind = ShapeKind::custom(0);
-    fn new(r: f64) -> Self {
-        Self(ConvexPolygon::new(&hexagon::<T>(r)).unwrap())
-    }
-}
-
-fn hexagon<T: Real>(r: f64) -> Vec<Point2<T>> {
-    (0..6)
-        .map(|k| {
-            let a = PI / 3.0 * k as f64;
-            Point2::new(T::lit(r * a.cos()), T::lit(r * a.sin()))
-        })
-        .collect()
-}
-
-impl<T: Real> Shape<T> for Hex<T> {
-    fn kind(&self) -> ShapeKind {
-        Self::KIND
-    }
-    fn as_any(&self) -> &dyn core::any::Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
-        self.0.bounding_box(pose)
-    }
-    fn as_convex(&self) -> Option<&dyn Convex<T>> {
-        Some(&self.0)
-    }
-    fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
-        Some(&self.0)
-    }
-}
-
-/// A ring (not convex): nothing generic applies.
-#[derive(Debug)]
-struct Ring;
-
-impl<T: Real> Shape<T> for Ring {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::custom(2)
-    }
-    fn as_any(&self) -> &dyn core::any::Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
-        let c = Point2::from(pose.translation.vector);
-        BoundingBox2::new(c - Vector2::repeat(T::one()), c + Vector2::repeat(T::one()))
-    }
-}
 
 /// A user convex shape goes through the fallback (SAT decides, GJK measures)
 /// and agrees with the built-in polygon of the same vertices, against every

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use nalgebra::{Isometry3, Point3, Vector2, Vector3};
+use nalgebra::{Isometry2, Isometry3, Point2, Point3, Vector2, Vector3};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shape::prelude::*;
@@ -122,6 +122,64 @@ pub fn touching_shapes<T: Real>() -> Vec<(Box<dyn Shape<T>>, f64)> {
             1.0,
         ),
     ]
+}
+
+// ------------------------------------------------------------ user kinds
+
+/// A hexagon tile: its own kind, with separating axes and a support function.
+#[derive(Debug)]
+pub struct Hex<T: Real>(pub ConvexPolygon<T>);
+
+impl<T: Real> Hex<T> {
+    pub const KIND: ShapeKind = ShapeKind::custom(0);
+    pub fn new(r: f64) -> Self {
+        Self(ConvexPolygon::new(&hexagon::<T>(r)).unwrap())
+    }
+}
+
+/// The corners of a regular hexagon of circumradius `r`, the first on +x.
+pub fn hexagon<T: Real>(r: f64) -> Vec<Point2<T>> {
+    (0..6)
+        .map(|k| {
+            let a = std::f64::consts::PI / 3.0 * k as f64;
+            Point2::new(T::lit(r * a.cos()), T::lit(r * a.sin()))
+        })
+        .collect()
+}
+
+impl<T: Real> Shape<T> for Hex<T> {
+    fn kind(&self) -> ShapeKind {
+        Self::KIND
+    }
+    fn as_any(&self) -> &dyn core::any::Any {
+        self
+    }
+    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+        self.0.bounding_box(pose)
+    }
+    fn as_convex(&self) -> Option<&dyn Convex<T>> {
+        Some(&self.0)
+    }
+    fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
+        Some(&self.0)
+    }
+}
+
+/// A ring (not convex): nothing generic applies.
+#[derive(Debug)]
+pub struct Ring;
+
+impl<T: Real> Shape<T> for Ring {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::custom(2)
+    }
+    fn as_any(&self) -> &dyn core::any::Any {
+        self
+    }
+    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+        let c = Point2::from(pose.translation.vector);
+        BoundingBox2::new(c - Vector2::repeat(T::one()), c + Vector2::repeat(T::one()))
+    }
 }
 
 // ------------------------------------------------------------------- 3D
