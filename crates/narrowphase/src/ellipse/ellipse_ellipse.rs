@@ -375,18 +375,23 @@ impl<T: Real> Overlap<T> {
             return (n, v);
         }
         for _ in 0..3 {
-            if !(jet.d2 > T::zero()) || jet.d1 == T::zero() {
+            // NaN compares as not greater: no step.
+            if jet.d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater)
+                || jet.d1 == T::zero()
+            {
                 break;
             }
             // On the gnomonic chart at n: u = tan Δθ ≈ −h'/h''.
             let u = -jet.d1 / jet.d2;
-            if !(Float::abs(u) < T::lit(1e-2)) {
+            if Float::abs(u).partial_cmp(&T::lit(1e-2)) != Some(core::cmp::Ordering::Less) {
                 break;
             }
             let m = n + Vector2::new(-n.y, n.x) * u;
             let m = m / m.norm();
             let next = self.jet(&m);
-            if !(Float::abs(next.d1) < Float::abs(jet.d1)) {
+            if Float::abs(next.d1).partial_cmp(&Float::abs(jet.d1))
+                != Some(core::cmp::Ordering::Less)
+            {
                 break;
             }
             (n, jet) = (m, next);

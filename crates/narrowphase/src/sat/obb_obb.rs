@@ -195,7 +195,8 @@ pub fn aabb_obb_contact<T: Real>(
 fn boxes_closest<T: Real>(f: &[BoxFrame<T>; 2], max_distance: T) -> ClosestPoints<T> {
     // (squared distance, corner, its clamp, the corner's box, the offset
     // from the clamp to the corner in the other box's frame)
-    let mut best: Option<(T, Point2<T>, Point2<T>, usize, Vector2<T>)> = None;
+    type Candidate<T> = (T, Point2<T>, Point2<T>, usize, Vector2<T>);
+    let mut best: Option<Candidate<T>> = None;
     for k in 0..2 {
         let (c, o) = (&f[k], &f[1 - k]);
         for (sx, sy) in [(-1, -1), (1, -1), (1, 1), (-1, 1)] {
