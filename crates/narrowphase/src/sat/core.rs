@@ -405,14 +405,17 @@ type InsideEdge<T> = Option<(Point2<T>, Vector2<T>, bool)>;
 /// has a vertex of one on it, so the least of the (vertex, other core's edge)
 /// distances is the cores' distance.
 ///
-/// With a separating `axis` (unit, A → B) the pairs are pruned: every point
-/// `q` of B's edge `j` and vertex `v` of A satisfy `|q − v| ≥ (q − v)·s ≥
-/// min(w_j·s, w_j+1·s) − v·s` (and likewise for B's vertices against A's
-/// edges), so a pair whose bound exceeds the best distance found cannot hold
-/// the closest pair and is skipped without its point–segment distance. The
-/// supports along the axis (the vertices nearest the other core along it)
-/// are tried first, so the best is small early; for polygons apart usually a
-/// few pairs are computed instead of all `n·m`. The bound is a true lower
+/// With a separating `axis` (unit, A → B) the pairs are pruned: for any unit
+/// `s`, every point `q` of B's edge `j` and vertex `v` of A satisfy `|q − v|
+/// ≥ (q − v)·s ≥ min(w_j·s, w_j+1·s) − v·s` (and likewise for B's vertices
+/// against A's edges), so a pair whose bound exceeds the best distance found
+/// cannot hold the closest pair and is skipped without its point–segment
+/// distance. The supports along the axis (the vertices nearest the other
+/// core along it) are tried first; the rest is pruned along the direction of
+/// the best pair found by then, where the bound is tightest (the separating
+/// axis itself can be far from the closest pair's direction: a first pass
+/// pruned along it computed nearly every pair, measured). Usually a few
+/// pairs are computed instead of all `n·m`. The bound is a true lower
 /// bound in exact arithmetic; rounding can only skip a pair whose distance
 /// is within rounding of the best. Without an axis every pair is computed.
 fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
@@ -441,81 +444,78 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let (ea, eb) = (a.core_edge_count(), b.core_edge_count());
     let vb = |j: usize| b_in_a * b.core_vertex(j % nb);
-    // Projections on the axis (zero without one: no pruning).
-    let s = axis.copied().unwrap_or_else(Vector2::zeros);
     // Whether a pair with lower bound `lb` can be skipped.
     let beyond = |lb: T, best_d2: T| lb > T::zero() && lb * lb > best_d2;
-    // A's vertex `i` against B's edges; B's vertex `j` against A's edges.
-    let vertex_of_a = |i: usize, best: &mut Best<T>| {
+    // A's vertex `i` against B's edges, B's vertex `j` against A's edges,
+    // pruned by the projections on the unit `s` (zero: no pruning); B's
+    // through `s` in its own frame, without moving its vertices.
+    let vertex_of_a = |i: usize, s: &Vector2<T>, best: &mut Best<T>| {
         let p = a.core_vertex(i);
-        let ps = p.coords.dot(&s);
         if eb == 0 {
             consider(best, p, vb(0), None);
             return;
         }
+        let (s_b, off) = (
+            b_in_a.rotation.inverse_transform_vector(s),
+            b_in_a.translation.vector.dot(s),
+        );
+        let proj_b = |j: usize| b.core_vertex(j % nb).coords.dot(&s_b) + off;
+        let ps = p.coords.dot(s);
         for j in 0..eb {
-            let (q0, q1) = (vb(j), vb(j + 1));
-            if beyond(
-                Float::min(q0.coords.dot(&s), q1.coords.dot(&s)) - ps,
-                best.1,
-            ) {
+            if beyond(Float::min(proj_b(j), proj_b(j + 1)) - ps, best.1) {
                 continue;
             }
+            let (q0, q1) = (vb(j), vb(j + 1));
             let q = shape::dim2::closest_point_on_segment(&q0, &q1, &p);
             consider(best, p, q, inside(&p, q0, q1, false));
         }
     };
-    let first_a = (0..na).fold(0, |m, i| {
-        if a.core_vertex(i).coords.dot(&s) > a.core_vertex(m).coords.dot(&s) {
-            i
-        } else {
-            m
-        }
-    });
-    vertex_of_a(first_a, &mut best);
-    let vertex_of_b = |j: usize, best: &mut Best<T>| {
+    let vertex_of_b = |j: usize, s: &Vector2<T>, best: &mut Best<T>| {
         let q = vb(j);
-        let qs = q.coords.dot(&s);
+        let qs = q.coords.dot(s);
         for i in 0..ea {
             let (p0, p1) = (a.core_vertex(i), a.core_vertex((i + 1) % na));
-            if beyond(
-                qs - Float::max(p0.coords.dot(&s), p1.coords.dot(&s)),
-                best.1,
-            ) {
+            if beyond(qs - Float::max(p0.coords.dot(s), p1.coords.dot(s)), best.1) {
                 continue;
             }
             let p = shape::dim2::closest_point_on_segment(&p0, &p1, &q);
             consider(best, p, q, inside(&q, p0, p1, true));
         }
     };
-    let first_b = (0..nb).fold(0, |m, j| {
-        if vb(j).coords.dot(&s) < vb(m).coords.dot(&s) {
-            j
-        } else {
-            m
-        }
-    });
-    vertex_of_b(first_b, &mut best);
-    // The lowest B projection and the highest A projection bound whole
-    // vertices: `|q − p| ≥ min_B·s − p·s` for every q of B.
+    // The supports along the separating axis first (the vertices nearest
+    // the other core along it).
+    let s = axis.copied().unwrap_or_else(Vector2::zeros);
+    let proj_a = |i: usize, s: &Vector2<T>| a.core_vertex(i).coords.dot(s);
+    let proj_b = |j: usize, s: &Vector2<T>| vb(j).coords.dot(s);
+    let first_a = (1..na).fold(0, |m, i| if proj_a(i, &s) > proj_a(m, &s) { i } else { m });
+    let first_b = (1..nb).fold(0, |m, j| if proj_b(j, &s) < proj_b(m, &s) { j } else { m });
+    vertex_of_a(first_a, &s, &mut best);
+    vertex_of_b(first_b, &s, &mut best);
+    // Then every pair, pruned along the best pair's direction: the bound
+    // `|q − v| ≥ (q − v)·s` holds for any unit `s`, and is tightest near
+    // the closest pair's direction. Whole vertices are skipped with the
+    // extreme projections (`|q − p| ≥ min_B·s − p·s` for every q of B).
+    let s = match (axis, length_and_direction(best.0.1 - best.0.0)) {
+        (Some(_), Some((_, u))) => u,
+        (Some(_), None) => s,
+        (None, _) => Vector2::zeros(),
+    };
     let (lo_b, hi_a) = if axis.is_some() {
         (
-            (0..nb).fold(T::infinity(), |m, j| Float::min(m, vb(j).coords.dot(&s))),
-            (0..na).fold(T::neg_infinity(), |m, i| {
-                Float::max(m, a.core_vertex(i).coords.dot(&s))
-            }),
+            (0..nb).fold(T::infinity(), |m, j| Float::min(m, proj_b(j, &s))),
+            (0..na).fold(T::neg_infinity(), |m, i| Float::max(m, proj_a(i, &s))),
         )
     } else {
         (T::neg_infinity(), T::infinity())
     };
     for i in 0..na {
-        if i != first_a && !beyond(lo_b - a.core_vertex(i).coords.dot(&s), best.1) {
-            vertex_of_a(i, &mut best);
+        if i != first_a && !beyond(lo_b - proj_a(i, &s), best.1) {
+            vertex_of_a(i, &s, &mut best);
         }
     }
     for j in 0..nb {
-        if j != first_b && !beyond(vb(j).coords.dot(&s) - hi_a, best.1) {
-            vertex_of_b(j, &mut best);
+        if j != first_b && !beyond(proj_b(j, &s) - hi_a, best.1) {
+            vertex_of_b(j, &s, &mut best);
         }
     }
     best.0
