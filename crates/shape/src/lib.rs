@@ -33,6 +33,7 @@ mod kind;
 mod query;
 mod real;
 mod shape_ref;
+mod single;
 mod traits;
 
 pub mod dim2;
