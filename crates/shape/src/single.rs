@@ -295,7 +295,9 @@ pub(crate) fn ball_roots<T: Real, const D: usize>(
     if inside {
         h2 = Float::max(h2, T::zero());
     }
-    if !(h2 >= T::zero()) {
+    // (Written so that a NaN, from an origin beyond the supported range,
+    // also misses.)
+    if h2.partial_cmp(&T::zero()).is_none_or(|o| o.is_lt()) {
         return None;
     }
     let s = Float::sqrt(a * h2);
@@ -404,9 +406,12 @@ pub(crate) fn box_projection<T: Real, const D: usize>(
 ) -> (Point<T, D>, bool) {
     let inside = (0..D).all(|i| lo[i] <= q[i] && q[i] <= hi[i]);
     if !inside {
-        return (Point::from(q.coords.zip_zip_map(&lo.coords, &hi.coords, |v, l, h| {
-            Float::min(Float::max(v, l), h)
-        })), false);
+        return (
+            Point::from(q.coords.zip_zip_map(&lo.coords, &hi.coords, |v, l, h| {
+                Float::min(Float::max(v, l), h)
+            })),
+            false,
+        );
     }
     if solid {
         return (*q, true);
@@ -490,13 +495,22 @@ mod tests {
         assert!(ball_roots(&v(-10.0, 5.5), &v(1.0, 0.0), T::lit(5.0), false).is_none());
         // No cancellation: a unit ball seen from 1e3 (f32) or 1e7 (f64) away
         // along the axis; both roots are exact.
-        let far = if T::epsilon() > T::lit(1e-10) { 1e3 } else { 1e7 };
+        let far = if T::epsilon() > T::lit(1e-10) {
+            1e3
+        } else {
+            1e7
+        };
         let (t0, t1) = ball_roots(&v(-far, 0.0), &v(1.0, 0.0), T::one(), false).unwrap();
         assert_eq!((t0, t1), (T::lit(far - 1.0), T::lit(far + 1.0)));
         // An origin so far that |o|² overflows still finds the ball.
         let big = Float::sqrt(<T as Float>::max_value()) * T::lit(4.0);
-        let (t0, _) = ball_roots(&Vector2::new(-big, T::zero()), &v(1.0, 0.0), T::one(), false)
-            .unwrap();
+        let (t0, _) = ball_roots(
+            &Vector2::new(-big, T::zero()),
+            &v(1.0, 0.0),
+            T::one(),
+            false,
+        )
+        .unwrap();
         assert!(Float::abs(t0 - big) <= big * T::epsilon());
     }
     for_each_precision!(ball, balls);
@@ -522,13 +536,28 @@ mod tests {
     fn box_projections<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
         let (lo, hi) = (p(-1.0, -2.0), p(3.0, 2.0));
-        assert_eq!(box_projection(&p(5.0, -7.0), &lo, &hi, true), (p(3.0, -2.0), false));
-        assert_eq!(box_projection(&p(0.0, 1.5), &lo, &hi, true), (p(0.0, 1.5), true));
-        assert_eq!(box_projection(&p(0.0, 1.5), &lo, &hi, false), (p(0.0, 2.0), true));
+        assert_eq!(
+            box_projection(&p(5.0, -7.0), &lo, &hi, true),
+            (p(3.0, -2.0), false)
+        );
+        assert_eq!(
+            box_projection(&p(0.0, 1.5), &lo, &hi, true),
+            (p(0.0, 1.5), true)
+        );
+        assert_eq!(
+            box_projection(&p(0.0, 1.5), &lo, &hi, false),
+            (p(0.0, 2.0), true)
+        );
         // The centre: four faces at distances 2, 2, 2, 2; x's max face wins.
-        assert_eq!(box_projection(&p(1.0, 0.0), &lo, &hi, false), (p(3.0, 0.0), true));
+        assert_eq!(
+            box_projection(&p(1.0, 0.0), &lo, &hi, false),
+            (p(3.0, 0.0), true)
+        );
         // On the boundary: itself, inside.
-        assert_eq!(box_projection(&p(-1.0, 0.5), &lo, &hi, false), (p(-1.0, 0.5), true));
+        assert_eq!(
+            box_projection(&p(-1.0, 0.5), &lo, &hi, false),
+            (p(-1.0, 0.5), true)
+        );
     }
     for_each_precision!(boxes, box_projections);
 }

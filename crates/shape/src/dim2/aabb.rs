@@ -20,8 +20,8 @@ use num_traits::Float;
 use super::{check_finite_point, check_positive_vector, check_positive_width};
 use crate::single::{ScaledRay, box_projection, resolve, slab_span};
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed axis-aligned box `[min, max]` in local coordinates that stays
@@ -177,7 +177,15 @@ impl<T: Real> RayCast<T> for Aabb<T> {
         let s = ScaledRay::new(ray);
         let span = slab_span(&s.origin, &s.dir, &b.min, &b.max);
         let inside = span.is_some_and(|sp| sp.holds_origin());
-        resolve(ray, &s, span, inside, max_toi, solid, &Isometry2::identity())
+        resolve(
+            ray,
+            &s,
+            span,
+            inside,
+            max_toi,
+            solid,
+            &Isometry2::identity(),
+        )
     }
 }
 
@@ -276,23 +284,41 @@ mod tests {
             a.cast_ray(&pose, &Ray::new(o, d), inf, solid)
         };
         let h = cast(p(0.0, -4.0), v(3.0, 0.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::lit(3.0), p(9.0, -4.0), v(-1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(3.0), p(9.0, -4.0), v(-1.0, 0.0))
+        );
         // Entering at the corner (13, −3): tie, the x face's normal.
         let h = cast(p(15.0, -1.0), v(-1.0, -1.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::two(), p(13.0, -3.0), v(1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(13.0, -3.0), v(1.0, 0.0))
+        );
         // Touching the corner (13, −3) only: a single point, the y face's normal.
         let h = cast(p(11.0, -1.0), v(1.0, -1.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::two(), p(13.0, -3.0), v(0.0, 1.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(13.0, -3.0), v(0.0, 1.0))
+        );
         assert!(cast(p(11.0, -0.5), v(1.0, -1.0), true).is_none());
         // Along the top face's line: closed, it hits the corner.
         let h = cast(p(5.0, -3.0), v(1.0, 0.0), true).unwrap();
         assert_eq!((h.toi, h.point), (T::lit(4.0), p(9.0, -3.0)));
         // Inside: solid at the origin, hollow at the exit, inward normal.
         let h = cast(p(10.0, -4.0), v(0.0, 0.5), false).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::two(), p(10.0, -3.0), v(0.0, -1.0)));
-        assert_eq!(cast(p(10.0, -4.0), v(0.0, 0.5), true).unwrap().toi, T::zero());
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(10.0, -3.0), v(0.0, -1.0))
+        );
+        assert_eq!(
+            cast(p(10.0, -4.0), v(0.0, 0.5), true).unwrap().toi,
+            T::zero()
+        );
         // On a face pointing out: solid 0, hollow 0 (it leaves at once).
-        assert_eq!(cast(p(9.0, -4.0), v(-1.0, 0.0), false).unwrap().toi, T::zero());
+        assert_eq!(
+            cast(p(9.0, -4.0), v(-1.0, 0.0), false).unwrap().toi,
+            T::zero()
+        );
         // On a face pointing in: hollow goes to the far face.
         let h = cast(p(9.0, -4.0), v(1.0, 0.0), false).unwrap();
         assert_eq!((h.toi, h.point), (T::lit(4.0), p(13.0, -4.0)));

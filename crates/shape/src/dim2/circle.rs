@@ -21,8 +21,8 @@ use nalgebra::{Isometry2, Point2, UnitComplex, Vector2};
 use super::{check_positive, unit_direction};
 use crate::single::{ScaledRay, ball_span, resolve};
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed disk of radius `r` centred on the local origin.
@@ -231,7 +231,10 @@ mod tests {
         // Inside: solid at the origin, hollow at the exit with the inward normal.
         let ray = Ray::new(p(-3.0, 4.0), v(4.0, 0.0));
         let h = c.cast_ray(&pose, &ray, inf, true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::zero(), p(-3.0, 4.0), v(-1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::zero(), p(-3.0, 4.0), v(-1.0, 0.0))
+        );
         let h = c.cast_ray(&pose, &ray, inf, false).unwrap();
         assert_eq!((h.toi, h.point), (T::two(), p(5.0, 4.0)));
         assert_eq!(h.normal.into_inner(), v(-0.8, -0.6));
@@ -241,11 +244,25 @@ mod tests {
         // Grazing the top: a tangent hit, normal perpendicular to the ray.
         let ray = Ray::new(p(-7.0, 6.0), v(1.0, 0.0));
         let h = c.cast_ray(&pose, &ray, inf, true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::lit(8.0), p(1.0, 6.0), v(0.0, 1.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(8.0), p(1.0, 6.0), v(0.0, 1.0))
+        );
         let above = T::lit(6.0) + T::lit(6.0) * T::epsilon();
-        assert!(c.cast_ray(&pose, &Ray::new(Point2::new(T::lit(-7.0), above), v(1.0, 0.0)), inf, true).is_none());
+        assert!(
+            c.cast_ray(
+                &pose,
+                &Ray::new(Point2::new(T::lit(-7.0), above), v(1.0, 0.0)),
+                inf,
+                true
+            )
+            .is_none()
+        );
         // Behind.
-        assert!(c.cast_ray(&pose, &Ray::new(p(-9.0, 4.0), v(-1.0, 0.0)), inf, true).is_none());
+        assert!(
+            c.cast_ray(&pose, &Ray::new(p(-9.0, 4.0), v(-1.0, 0.0)), inf, true)
+                .is_none()
+        );
         // Projections.
         let pr = c.project_point(&pose, &p(7.0, 9.0), true);
         assert_eq!((pr.point, pr.is_inside), (p(4.0, 5.0), false));
@@ -253,7 +270,10 @@ mod tests {
         assert_eq!((pr.point, pr.is_inside), (p(1.0, 2.0), true));
         let pr = c.project_point(&pose, &p(1.0, 2.0), false);
         assert_eq!((pr.point, pr.is_inside), (p(1.0, 6.0), true));
-        assert_eq!(c.project_point(&pose, &p(1.0, 1.0), false).point, p(6.0, 1.0));
+        assert_eq!(
+            c.project_point(&pose, &p(1.0, 1.0), false).point,
+            p(6.0, 1.0)
+        );
     }
     for_each_precision!(rays, rays_and_projections);
 

@@ -12,8 +12,8 @@ use nalgebra::{Isometry2, Point2, Vector2};
 
 use super::polygonal;
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed convex polygon in local coordinates, stored counter-clockwise with
@@ -283,15 +283,20 @@ mod tests {
         let p = pt::<T>;
         let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
         // A diamond |x| + |y| ≤ 2, turned a quarter (the same diamond).
-        let d = ConvexPolygon::new(&[p(2.0, 0.0), p(0.0, 2.0), p(-2.0, 0.0), p(0.0, -2.0)]).unwrap();
+        let d =
+            ConvexPolygon::new(&[p(2.0, 0.0), p(0.0, 2.0), p(-2.0, 0.0), p(0.0, -2.0)]).unwrap();
         let id = Isometry2::identity();
         let inf = T::infinity();
-        let cast = |o: Point2<T>, dir: Vector2<T>, solid: bool| d.cast_ray(&id, &Ray::new(o, dir), inf, solid);
+        let cast = |o: Point2<T>, dir: Vector2<T>, solid: bool| {
+            d.cast_ray(&id, &Ray::new(o, dir), inf, solid)
+        };
         // Onto the upper-right edge from (3, 3): at (1, 1), normal (1, 1)/√2.
         let h = cast(p(3.0, 3.0), v(-1.0, -1.0), true).unwrap();
         assert_eq!((h.toi, h.point), (T::two(), p(1.0, 1.0)));
         let s = Float::sqrt(T::half());
-        assert!((h.normal.into_inner() - Vector2::new(s, s)).norm() < test_tolerance::<T>(T::one()));
+        assert!(
+            (h.normal.into_inner() - Vector2::new(s, s)).norm() < test_tolerance::<T>(T::one())
+        );
         // Through the vertex (2, 0) only.
         let h = cast(p(2.0, -3.0), v(0.0, 1.0), true).unwrap();
         assert_eq!((h.toi, h.point), (T::lit(3.0), p(2.0, 0.0)));

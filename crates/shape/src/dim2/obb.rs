@@ -16,8 +16,8 @@ use num_traits::Float;
 use super::check_positive_vector;
 use crate::single::{ScaledRay, box_projection, resolve, slab_span};
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed rectangle `[−hx, hx] × [−hy, hy]` centred on the local origin that
@@ -245,29 +245,41 @@ mod tests {
         let b = Obb::new(v(2.0, 1.0)).unwrap();
         let id = Isometry2::identity();
         let inf = T::infinity();
-        let cast = |o: Point2<T>, d: Vector2<T>, solid: bool| b.cast_ray(&id, &Ray::new(o, d), inf, solid);
+        let cast =
+            |o: Point2<T>, d: Vector2<T>, solid: bool| b.cast_ray(&id, &Ray::new(o, d), inf, solid);
         // Into the corner (2, 1) along (−1, −2)... from (3, 3): enters there.
         let h = cast(p(3.0, 3.0), v(-1.0, -2.0), true).unwrap();
         assert_eq!((h.toi, h.point), (T::one(), p(2.0, 1.0)));
         assert_eq!(h.normal.into_inner(), v(1.0, 0.0));
         // Grazing the corner (−2, 1) only.
         let h = cast(p(-3.0, 0.0), v(1.0, 1.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::one(), p(-2.0, 1.0), v(-1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::one(), p(-2.0, 1.0), v(-1.0, 0.0))
+        );
         assert!(cast(p(-3.0, 0.125), v(1.0, 1.0), true).is_none());
         // Along the bottom face: it hits at the corner (−2, −1).
         let h = cast(p(-6.0, -1.0), v(2.0, 0.0), true).unwrap();
         assert_eq!((h.toi, h.point), (T::two(), p(-2.0, -1.0)));
         // Along the bottom face starting at its corner, hollow: leaves at the far corner.
         let h = cast(p(-2.0, -1.0), v(1.0, 0.0), false).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::lit(4.0), p(2.0, -1.0), v(-1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(2.0, -1.0), v(-1.0, 0.0))
+        );
         // Inside, solid and hollow.
         let h = cast(p(0.0, 0.0), v(0.0, 3.0), true).unwrap();
         assert_eq!((h.toi, h.normal.into_inner()), (T::zero(), v(0.0, -1.0)));
         let h = cast(p(0.0, 0.0), v(0.0, 4.0), false).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::lit(0.25), p(0.0, 1.0), v(0.0, -1.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(0.25), p(0.0, 1.0), v(0.0, -1.0))
+        );
         // Turned a quarter at (5, 0): the box is 2 wide in x, 4 tall in y.
         let pose = Isometry2::new(v(5.0, 0.0), T::frac_pi_2());
-        let h = b.cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true).unwrap();
+        let h = b
+            .cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true)
+            .unwrap();
         let tol = T::lit(1e-5);
         assert!(Float::abs(h.toi - T::lit(4.0)) < tol);
         assert!((h.normal.into_inner() - v(-1.0, 0.0)).norm() < tol);

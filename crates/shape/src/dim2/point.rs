@@ -16,8 +16,8 @@ use super::check_finite_point;
 use crate::query::unit_vector;
 use crate::single::{ScaledRay, within};
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A single point at a local position (usually the origin, with the pose placing
@@ -131,7 +131,12 @@ impl<T: Real> RayCast<T> for Point<T> {
 
 impl<T: Real> PointQuery<T> for Point<T> {
     /// The point itself; inside when `p` is exactly it.
-    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, _solid: bool) -> PointProjection<T> {
+    fn project_point(
+        &self,
+        pose: &Isometry2<T>,
+        p: &Point2<T>,
+        _solid: bool,
+    ) -> PointProjection<T> {
         let at = pose * self.at;
         PointProjection {
             point: at,
@@ -173,8 +178,8 @@ impl<T: Real> SupportSeparatingAxes<T> for Point<T> {
 mod tests {
     use super::*;
     use crate::for_each_precision;
-    use num_traits::Float;
     use nalgebra::Vector2;
+    use num_traits::Float;
 
     fn known_values<T: Real>() {
         let p = Point::new(Point2::new(T::one(), T::zero())).unwrap();
@@ -214,13 +219,31 @@ mod tests {
         assert!(shape.cast_ray(&id, &ray, T::lit(4.0), true).is_some());
         assert!(shape.cast_ray(&id, &ray, T::lit(3.99), true).is_none());
         // Behind, beside, starting on it.
-        assert!(shape.cast_ray(&id, &Ray::new(p(2.0, 0.0), v(1.0, 0.0)), inf, true).is_none());
-        assert!(shape.cast_ray(&id, &Ray::new(p(-2.0, 0.125), v(1.0, 0.0)), inf, true).is_none());
-        let start = shape.cast_ray(&id, &Ray::new(p(1.0, 0.0), v(0.0, -3.0)), inf, true).unwrap();
-        assert_eq!((start.toi, start.normal.into_inner()), (T::zero(), v(0.0, 1.0)));
+        assert!(
+            shape
+                .cast_ray(&id, &Ray::new(p(2.0, 0.0), v(1.0, 0.0)), inf, true)
+                .is_none()
+        );
+        assert!(
+            shape
+                .cast_ray(&id, &Ray::new(p(-2.0, 0.125), v(1.0, 0.0)), inf, true)
+                .is_none()
+        );
+        let start = shape
+            .cast_ray(&id, &Ray::new(p(1.0, 0.0), v(0.0, -3.0)), inf, true)
+            .unwrap();
+        assert_eq!(
+            (start.toi, start.normal.into_inner()),
+            (T::zero(), v(0.0, 1.0))
+        );
         // A diagonal ray through the posed point.
         let ray = Ray::new(p(0.0, 2.0), v(1.0, 1.0));
-        let hit = shape.cast_ray(&Isometry2::translation(T::one(), T::lit(4.0)), &ray, inf, true);
+        let hit = shape.cast_ray(
+            &Isometry2::translation(T::one(), T::lit(4.0)),
+            &ray,
+            inf,
+            true,
+        );
         assert_eq!(hit.map(|h| (h.toi, h.point)), Some((T::two(), p(2.0, 4.0))));
         // Projection: the point, inside only when exactly there.
         let pr = shape.project_point(&id, &p(5.0, 5.0), true);

@@ -31,8 +31,8 @@ use super::{check_finite_extent, check_finite_point, polygonal, scaled_norm};
 use crate::query::unit_vector;
 use crate::single::{ScaledRay, within};
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// The closed segment between two distinct local points: a wall, a laser, a
@@ -206,7 +206,12 @@ impl<T: Real> RayCast<T> for Segment<T> {
 impl<T: Real> PointQuery<T> for Segment<T> {
     /// The nearest point of the segment; `is_inside` when `p` lies on it
     /// (`solid` does not matter).
-    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, _solid: bool) -> PointProjection<T> {
+    fn project_point(
+        &self,
+        pose: &Isometry2<T>,
+        p: &Point2<T>,
+        _solid: bool,
+    ) -> PointProjection<T> {
         let q = pose.inverse_transform_point(p);
         if self.holds(&q) {
             return PointProjection {
@@ -320,15 +325,23 @@ mod tests {
         assert!(cast(p(-5.0, 0.25), v(1.0, 0.0)).is_none());
         // Crossing it at its origin: time 0, the segment's normal facing the ray.
         let h = cast(p(0.0, 0.0), v(1.0, -1.0)).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::zero(), p(0.0, 0.0), v(0.0, 1.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::zero(), p(0.0, 0.0), v(0.0, 1.0))
+        );
         // Pointing away from it: behind.
         assert!(cast(p(0.0, 1.0), v(0.0, 1.0)).is_none());
         // Solid and hollow agree.
         let r = Ray::new(p(0.5, -2.0), v(0.0, 1.0));
-        assert_eq!(s.cast_ray(&id, &r, inf, true), s.cast_ray(&id, &r, inf, false));
+        assert_eq!(
+            s.cast_ray(&id, &r, inf, true),
+            s.cast_ray(&id, &r, inf, false)
+        );
         // A posed segment: turned a quarter at (3, 0), it runs from (3, −1) to (3, 1).
         let pose = Isometry2::new(v(3.0, 0.0), T::frac_pi_2());
-        let h = s.cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true).unwrap();
+        let h = s
+            .cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true)
+            .unwrap();
         assert!(Float::abs(h.toi - T::lit(3.0)) < T::lit(1e-6));
         assert!((h.normal.into_inner() - v(-1.0, 0.0)).norm() < T::lit(1e-6));
         // Projections.

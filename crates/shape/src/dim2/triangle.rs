@@ -12,8 +12,8 @@ use nalgebra::{Isometry2, Point2, Vector2};
 
 use super::polygonal;
 use crate::{
-    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real,
-    Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed, non-degenerate triangle in local coordinates, stored
@@ -109,7 +109,7 @@ impl<T: Real> RayCast<T> for Triangle<T> {
     /// ```
     /// use nalgebra::{Isometry2, Point2, Vector2};
     /// use shape::{Ray, RayCast, Triangle};
-    /// let t = Triangle::new(Point2::new(0.0, 0.0), Point2::new(4.0, 0.0), Point2::new(0.0, 3.0)).unwrap();
+    /// let t = Triangle::new(Point2::new(0.0_f64, 0.0), Point2::new(4.0, 0.0), Point2::new(0.0, 3.0)).unwrap();
     /// let ray = Ray::new(Point2::new(4.0, 3.0), Vector2::new(-1.0, -1.0));
     /// let hit = t.cast_ray(&Isometry2::identity(), &ray, 10.0, true).unwrap();
     /// // The hypotenuse 3x + 4y = 12 at (16/7, 9/7): its normal is (3, 4)/5.
@@ -200,10 +200,15 @@ mod tests {
         let t = Triangle::new(p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)).unwrap();
         let pose = Isometry2::translation(T::lit(-2.0), T::one()); // vertices (−2, 1), (2, 1), (−2, 4)
         let inf = T::infinity();
-        let cast = |o: Point2<T>, d: Vector2<T>, solid: bool| t.cast_ray(&pose, &Ray::new(o, d), inf, solid);
+        let cast = |o: Point2<T>, d: Vector2<T>, solid: bool| {
+            t.cast_ray(&pose, &Ray::new(o, d), inf, solid)
+        };
         // Up through the bottom edge.
         let h = cast(p(0.0, -1.0), v(0.0, 1.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::two(), p(0.0, 1.0), v(0.0, -1.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(0.0, 1.0), v(0.0, -1.0))
+        );
         // Hollow from outside: the entry too; from inside: the hypotenuse, 3x + 4y = 12.
         assert_eq!(cast(p(0.0, -1.0), v(0.0, 1.0), false), Some(h));
         let h = cast(p(-1.0, 2.0), v(1.0, 0.0), false).unwrap();
@@ -213,7 +218,10 @@ mod tests {
         assert!((h.normal.into_inner() - v(-0.6, -0.8)).norm() < tol);
         // Grazing the apex (−2, 4) along y = 4, and just above it.
         let h = cast(p(-5.0, 4.0), v(1.0, 0.0), true).unwrap();
-        assert_eq!((h.toi, h.point, h.normal.into_inner()), (T::lit(3.0), p(-2.0, 4.0), v(-1.0, 0.0)));
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(3.0), p(-2.0, 4.0), v(-1.0, 0.0))
+        );
         assert!(cast(p(-5.0, 4.25), v(1.0, 0.0), true).is_none());
         // Along the left edge's line from below: it hits the corner (−2, 1).
         let h = cast(p(-2.0, -3.0), v(0.0, 2.0), true).unwrap();
