@@ -285,7 +285,7 @@ mod tests {
     use nalgebra::{Point2, Vector2};
     use shape::testing::test_tolerance;
     use shape::{
-        Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, RayCast, Segment, for_each_precision,
+        Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Segment, Shape, for_each_precision,
     };
 
     use super::*;
