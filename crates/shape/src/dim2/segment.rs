@@ -1,20 +1,25 @@
 //! A line segment.
 //!
 //! **Ray cast**, in the segment's frame (where `contains_point` decides), with
-//! `e = b − a`, `w = a − o` and `×` the 2D cross product:
-//! 1. Not parallel (`d × e ≠ 0`): solving `o + t d = a + u e` by Cramer's rule
-//!    gives `t = (w × e) / (d × e)` and `u = (w × d) / (d × e)`. The hit needs
-//!    `t ≥ 0` and `0 ≤ u ≤ 1`, decided on the signs and magnitudes of the
-//!    numerators against the denominator (orientation tests, no division), so
-//!    a ray through an end point hits. The point is `a + u e` (on the
-//!    segment), the origin itself when `w × e = 0` (it lies on the segment:
-//!    the very product `contains_point` tests); the normal is the segment's
-//!    normal facing the ray.
-//! 2. Parallel: off the line (`d × w ≠ 0`) no hit; on it (collinear), the
-//!    segment covers the times between those of its end points
-//!    `(x − o)·d / |d|²`; the hit is the first of them that is `≥ 0`: the
-//!    origin when it lies between them, else the nearer end point, exactly;
-//!    the normal is `−d/|d|`.
+//! `e = b − a` and `×` the 2D cross product:
+//! 1. An origin on the segment (the exact test of `contains_point`) is the
+//!    hit, at time 0.
+//! 2. The orientation tests `sa = d × (a − o)`, `sb = d × (b − o)` say on
+//!    which side of the ray's line each end point lies. Both zero, or both
+//!    within their rounding error bound (`8 ε (|dₓ wᵧ| + |dᵧ wₓ|)`, so that a
+//!    segment lying along the ray up to rounding is not "crossed" at some
+//!    arbitrary point of it): collinear;
+//!    the segment covers the times between those of its end points,
+//!    `(x − o)·d / |d|²`, and the hit is the first of them that is `≥ 0` (the
+//!    nearer end point, exactly), normal `−d/|d|`. Both strictly on one side:
+//!    no hit.
+//! 3. Otherwise the segment crosses the line at `p = a + u e`,
+//!    `u = sa / (sa − sb)` (the side distances interpolate linearly), a point
+//!    of the segment by construction and of the line up to rounding, also
+//!    for nearly parallel lines, where solving for the crossing by Cramer's
+//!    rule would put it anywhere. Its time is the projection
+//!    `(p − o)·d / |d|²`; behind the origin, no hit. The normal is the
+//!    segment's normal facing the ray. A ray through an end point hits it.
 //!
 //! A segment has no interior: solid and hollow casts agree.
 //!
@@ -152,35 +157,25 @@ impl<T: Real> RayCast<T> for Segment<T> {
     ) -> Option<RayHit<T>> {
         let s = ScaledRay::new(ray).inverse_transformed(pose);
         let (o, d) = (s.origin, s.dir);
-        let e = self.b - self.a;
-        let w = self.a - o;
-        let den = d.perp(&e);
-        let (t, point, normal) = if den != T::zero() {
-            let (tn, un) = (w.perp(&e), w.perp(&d));
-            // t = tn / den ≥ 0 and u = un / den ∈ [0, 1], by signs and sizes.
-            let same_sign = |x: T| x == T::zero() || (x > T::zero()) == (den > T::zero());
-            if !(same_sign(tn) && same_sign(un) && Float::abs(un) <= Float::abs(den)) {
-                return None;
-            }
-            // n = e⊥ has n·d = e × d = −den: keep it when den > 0.
-            let n = Vector2::new(-e.y, e.x);
-            let n = if den > T::zero() { n } else { -n };
-            if tn == T::zero() {
-                (T::zero(), None, n)
-            } else {
-                (tn / den, Some(self.a + e * (un / den)), n)
-            }
-        } else {
-            if d.perp(&w) != T::zero() {
-                return None;
-            }
+        let (a, b) = (self.a, self.b);
+        let e = b - a;
+        // Which side of the ray's line each end point lies on (orientation
+        // tests, the arithmetic of `contains_point`'s collinearity test).
+        let (wa, wb) = (a - o, b - o);
+        let (sa, sb) = (d.perp(&wa), d.perp(&wb));
+        // What rounding may do to them: `d × w` with `w` a rounded
+        // difference, two rounded products and a rounded difference of those.
+        let bound = |w: &Vector2<T>| {
+            T::epsilon() * T::lit(8.0) * (Float::abs(d.x * w.y) + Float::abs(d.y * w.x))
+        };
+        let (t, point, normal) = if self.holds(&o) {
+            // The origin lies on the segment.
+            (T::zero(), None, facing(&e, &d))
+        } else if Float::abs(sa) <= bound(&wa) && Float::abs(sb) <= bound(&wb) {
+            // Collinear: the end points' times along the ray.
             let dd = d.norm_squared();
-            let (ta, tb) = (w.dot(&d) / dd, (self.b - o).dot(&d) / dd);
-            let (t0, p0, t1) = if ta <= tb {
-                (ta, self.a, tb)
-            } else {
-                (tb, self.b, ta)
-            };
+            let (ta, tb) = ((a - o).dot(&d) / dd, (b - o).dot(&d) / dd);
+            let (t0, p0, t1) = if ta <= tb { (ta, a, tb) } else { (tb, b, ta) };
             if t1 < T::zero() {
                 return None;
             }
@@ -189,6 +184,23 @@ impl<T: Real> RayCast<T> for Segment<T> {
             } else {
                 (T::zero(), None, -d)
             }
+        } else {
+            if (sa > T::zero() && sb > T::zero()) || (sa < T::zero() && sb < T::zero()) {
+                return None;
+            }
+            // The crossing, interpolated between the end points by their
+            // distances to the ray's line (on the segment by construction, on
+            // the line up to rounding), and its time by projection on the ray.
+            let u = Float::min(Float::max(sa / (sa - sb), T::zero()), T::one());
+            let p = a + e * u;
+            let t = (p - o).dot(&d) / d.norm_squared();
+            if t < T::zero() {
+                return None;
+            }
+            // The line crosses the segment: its normal, even if rounding
+            // makes it look parallel to the ray.
+            let n = Vector2::new(-e.y, e.x);
+            (t, Some(p), if n.dot(&d) > T::zero() { -n } else { n })
         };
         let toi = s.toi(t);
         if !within(toi, max_toi) {
@@ -200,6 +212,20 @@ impl<T: Real> RayCast<T> for Segment<T> {
             point: point.map_or(ray.origin, |p| pose * p),
             normal: nalgebra::Unit::new_unchecked(pose.rotation * unit_vector(&normal)),
         })
+    }
+}
+
+/// The segment's normal `±e⊥` on the side the ray comes from (`n · d ≤ 0`),
+/// or `−d` when the ray runs along the segment.
+fn facing<T: Real>(e: &Vector2<T>, d: &Vector2<T>) -> Vector2<T> {
+    let n = Vector2::new(-e.y, e.x);
+    let nd = n.dot(d);
+    if nd < T::zero() {
+        n
+    } else if nd > T::zero() {
+        -n
+    } else {
+        -d
     }
 }
 
