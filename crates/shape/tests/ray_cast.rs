@@ -217,6 +217,7 @@ fn cast<T: Real>(
 
 /// Checks one hit against the geometry: the point on the ray and on the
 /// boundary, a unit normal facing the ray and supporting the shape.
+#[allow(clippy::too_many_arguments)]
 fn check_hit(
     h: V2,
     toi: f64,
