@@ -179,13 +179,27 @@ impl<T: Real, const D: usize> PointProjection<T, D> {
 /// user shape that does not (through [`Shape::as_ray_cast`](crate::Shape::as_ray_cast))
 /// is ray cast from its support function by the narrow phase.
 ///
+/// # Contract
+///
+/// The ray is `origin + t · dir`, `t ≥ 0`; `toi` is in units of `dir`. The
+/// hit is the first point of the closed shape on the ray with
+/// `toi ≤ max_toi`: from outside, where the ray enters (outward normal);
+/// from inside (the boundary counts) a solid cast hits at `toi = 0` at the
+/// origin with normal `−dir/|dir|`, a hollow one (`solid = false`) where the
+/// ray leaves (inward normal). The normal is unit and faces the ray
+/// (`normal · dir ≤ 0`). Grazing counts (closed sets). Shapes without
+/// interior (points, segments) answer the first point of the set for both
+/// `solid` values. The full contract, with every degenerate case, is in
+/// `docs/conventions.md`, "Ray casts".
+///
 /// Implementations may assume a valid ray (finite, non-zero direction),
 /// `max_toi ≥ 0` (possibly infinite), and an origin within
 /// [`max_query_coordinate`](crate::tolerance::max_query_coordinate) of the
 /// shape's position: the narrow phase checks all three.
 pub trait RayCast<T: Real> {
     /// The first hit of `ray` on the shape placed at `pose`, with
-    /// `toi ≤ max_toi`, or `None` (module notes for `solid` and the normal).
+    /// `toi ≤ max_toi`, or `None` (the contract above for `solid` and the
+    /// normal).
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -198,6 +212,14 @@ pub trait RayCast<T: Real> {
 /// A 2D shape that projects points itself (through
 /// [`Shape::as_point_query`](crate::Shape::as_point_query)); otherwise the
 /// narrow phase uses its support function.
+///
+/// # Contract
+///
+/// The projection is the point of the closed shape nearest `p`; `is_inside`
+/// says whether `p` lies in the closed shape. Inside a solid shape `p`
+/// projects to itself; inside a hollow one (`solid = false`) to the nearest
+/// boundary point. The full contract, with the ties, is in
+/// `docs/conventions.md`, "Point projection".
 pub trait PointQuery<T: Real> {
     /// The point of the shape placed at `pose` nearest `p` (`p` itself when
     /// inside and `solid`), and whether `p` lies in the closed shape. `p` is

@@ -89,7 +89,7 @@ impl<T: Real> Shape<T> for Circle<T> {
 }
 
 impl<T: Real> RayCast<T> for Circle<T> {
-    /// The first hit (module notes of [`crate::query`] for `solid`).
+    /// The first hit (the contract of [`RayCast`](crate::RayCast)).
     ///
     /// ```
     /// use nalgebra::{Isometry2, Point2, Vector2};

@@ -104,7 +104,7 @@ impl<T: Real> Shape<T> for Triangle<T> {
 
 impl<T: Real> RayCast<T> for Triangle<T> {
     /// The first hit, by Cyrus–Beck clipping against the edges' half-planes
-    /// in the shape's frame (module notes of [`crate::query`] for `solid`).
+    /// in the shape's frame (the contract of [`RayCast`](crate::RayCast)).
     ///
     /// ```
     /// use nalgebra::{Isometry2, Point2, Vector2};

@@ -110,7 +110,7 @@ impl<T: Real> Shape3<T> for Sphere<T> {
 }
 
 impl<T: Real> RayCast3<T> for Sphere<T> {
-    /// The first hit (module notes; [`crate::query`] for `solid`).
+    /// The first hit (module notes; [`RayCast3`](crate::RayCast3) for the contract).
     ///
     /// ```
     /// use nalgebra::{Isometry3, Point3, Vector3};
