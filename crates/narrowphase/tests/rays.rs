@@ -541,6 +541,72 @@ fn extremes<T: Real>() {
 }
 shape::for_each_precision!(extreme, extremes);
 
+/// 3D far from the origin on exactly representable data: the same time of
+/// impact bit for bit, the same projection moved.
+fn far3<T: Real>() {
+    let m = max_offset::<T>();
+    let shapes: [Box<dyn Shape3<T>>; 3] = [
+        Box::new(Sphere::new(T::lit(1.5)).unwrap()),
+        Box::new(Cuboid::new(Vector3::new(T::one(), T::lit(0.5), T::lit(2.0))).unwrap()),
+        Box::new(
+            Aabb3::new(
+                Point3::new(T::lit(-1.0), T::zero(), T::lit(0.5)),
+                Point3::new(T::one(), T::two(), T::lit(3.0)),
+            )
+            .unwrap(),
+        ),
+    ];
+    let turn = Vector3::new(T::lit(0.3), T::lit(-0.7), T::lit(1.1));
+    let mut hits = 0;
+    for offset in [Vector3::new(m, -m, m / 2.0), Vector3::new(-m, 0.0, m)] {
+        // Offsets rounded to the grid of the far floats: exact in T.
+        let h = spacing::<T>(2.0 * m);
+        let o = offset.map(|x| T::lit((x / h).round() * h));
+        for s in &shapes {
+            for (from, dir) in [
+                ([-6.0, 0.25, 0.5], [1.0, 0.0, 0.0]),
+                ([0.5, 4.0, 1.0], [-0.25, -1.0, 0.5]),
+                ([0.0, 0.5, 1.0], [0.0, 0.0, 1.0]),
+            ] {
+                let from = Point3::new(T::lit(from[0]), T::lit(from[1]), T::lit(from[2]));
+                let dir = Vector3::new(T::lit(dir[0]), T::lit(dir[1]), T::lit(dir[2]));
+                let near = Isometry3::new(Vector3::zeros(), turn);
+                let far = Isometry3::new(o, turn);
+                for solid in [true, false] {
+                    let a = cast_ray3(
+                        s.as_ref(),
+                        &near,
+                        &Ray3::new(from, dir),
+                        T::infinity(),
+                        solid,
+                    )
+                    .unwrap();
+                    let b = cast_ray3(
+                        s.as_ref(),
+                        &far,
+                        &Ray3::new(from + o, dir),
+                        T::infinity(),
+                        solid,
+                    )
+                    .unwrap();
+                    assert_eq!(a.map(|x| x.toi), b.map(|x| x.toi), "{s:?} {from:?}");
+                    if let (Some(a), Some(b)) = (a, b) {
+                        hits += 1;
+                        assert!(((a.point + o) - b.point).amax() <= T::lit(h), "{a:?} {b:?}");
+                        assert_eq!(a.normal, b.normal);
+                    }
+                    let pa = project_point3(s.as_ref(), &near, &from, solid).unwrap();
+                    let pb = project_point3(s.as_ref(), &far, &(from + o), solid).unwrap();
+                    assert_eq!(pa.is_inside, pb.is_inside);
+                    assert!(((pa.point + o) - pb.point).amax() <= T::lit(h));
+                }
+            }
+        }
+    }
+    assert!(hits >= 20, "{hits} hits of 36 casts");
+}
+shape::for_each_precision!(far_3d, far3);
+
 /// Any float at all, special values included.
 fn any_float() -> impl Strategy<Value = f64> {
     prop_oneof![

@@ -389,6 +389,54 @@ fn ray_prop<T: Real>(
             }
         }
     }
+    // An independent march on `contains_point` (T's own containment): a
+    // sample clearly inside bounds the first hit from above; on a clear hit,
+    // bisection between the first inside sample and the one before finds
+    // it; a miss sees no sample clearly inside. (Samples within rounding of
+    // the boundary, on a ray along an edge, may be "inside" anywhere.)
+    if interior && !origin_inside {
+        let steps = 512;
+        let at = |t: f64| add(o, scale(d, t));
+        let samples = (1..=steps).map(|i| re.t_far * i as f64 / steps as f64);
+        if let (Some(t1), Some(h)) = (
+            samples
+                .clone()
+                .find(|t| contains(at(*t)) && sd(at(*t)) < -tol),
+            solid,
+        ) {
+            let toi = h.toi.as_f64();
+            prop_assert!(
+                toi <= t1 + tol / len(d),
+                "hit {toi} after an inside sample {t1}"
+            );
+        }
+        let first = samples.clone().find(|t| contains(at(*t)));
+        match (first, solid) {
+            (Some(t1), Some(h)) => {
+                let (mut lo, mut hi) = (t1 - re.t_far / steps as f64, t1);
+                for _ in 0..60 {
+                    let mid = (lo + hi) / 2.0;
+                    if contains(at(mid)) {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                let toi = h.toi.as_f64();
+                if let (Some(t_in), true) = (re.entry, re.f_min < -4.0 * tol) {
+                    let slope = re.f_min.abs() / (re.t_min - t_in).max(1e-300);
+                    prop_assert!(
+                        (toi - hi).abs() <= 2.0 * tol / slope + tol / len(d),
+                        "toi {toi} vs bisection on contains_point {hi}"
+                    );
+                }
+            }
+            (Some(t1), None) => {
+                prop_assert!(sd(at(t1)) >= -tol, "no hit, but {:?} is inside", at(t1));
+            }
+            (None, _) => {}
+        }
+    }
     // A rigid motion of shape and ray together moves the hit with them.
     let m = rigid_motion_for(&s, &s, motion);
     let moved_pose = m(pose);
@@ -580,6 +628,7 @@ fn sd3(s: &Spec3, pose: &Isometry3<f64>, p: V3) -> f64 {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ray3_prop<T: Real>(
     s: Spec3,
     t: V3,
@@ -587,6 +636,7 @@ fn ray3_prop<T: Real>(
     o: V3,
     d: V3,
     inside: bool,
+    (motion_t, motion_r): (V3, V3),
 ) -> Result<(), TestCaseError> {
     let shape = build3::<T>(&s);
     let pose = iso3::<T>(t, rot);
@@ -680,6 +730,53 @@ fn ray3_prop<T: Real>(
         // max_toi exactly.
         prop_assert_eq!(caster.cast_ray(&pose, &ray, h.toi, !exit), Some(h));
     }
+    // A rigid motion of shape and ray together (an `Aabb3` turns with
+    // nothing: translation only) moves the hit with them.
+    let turn = if matches!(s, Spec3::Aabb3(..)) {
+        [0.0; 3]
+    } else {
+        motion_r
+    };
+    let motion = iso3::<f64>(motion_t, turn);
+    let moved_pose = motion * pose64;
+    let (mt, mr) = (
+        moved_pose.translation.vector,
+        moved_pose.rotation.scaled_axis(),
+    );
+    let moved_pose_t = iso3::<T>([mt.x, mt.y, mt.z], [mr.x, mr.y, mr.z]);
+    let mo = motion * Point3::new(o[0], o[1], o[2]);
+    let md = motion * Vector3::new(d[0], d[1], d[2]);
+    let moved_ray = Ray3::new(
+        p3::<T>([mo.x, mo.y, mo.z]),
+        Vector3::new(T::lit(md.x), T::lit(md.y), T::lit(md.z)),
+    );
+    let moved = caster.cast_ray(&moved_pose_t, &moved_ray, inf, true);
+    let f0 = f(0.0);
+    let clear = f_min > 4.0 * tol || (f_min < -16.0 * tol && (f0 > 16.0 * tol || f0 < -16.0 * tol));
+    if clear {
+        prop_assert_eq!(
+            moved.is_some(),
+            solid.is_some(),
+            "{:?} vs {:?}",
+            moved,
+            solid
+        );
+        if let (Some(a), Some(b)) = (solid, moved) {
+            let mscale = scale + motion_t.iter().map(|x| x.abs()).sum::<f64>();
+            let mtol = 4.0 * test_tolerance::<T>(T::lit(mscale)).as_f64();
+            let slope = if f0 < 0.0 {
+                f64::INFINITY
+            } else {
+                f_min.abs() / (t_min - root(&f, 0.0, t_min)).max(1e-300)
+            };
+            prop_assert!(
+                (a.toi.as_f64() - b.toi.as_f64()).abs() <= 4.0 * mtol / slope + 4.0 * mtol / dn,
+                "toi {:?} moved to {:?}",
+                a.toi,
+                b.toi
+            );
+        }
+    }
     if !contains {
         prop_assert_eq!(solid, hollow);
         if f_min > tol {
@@ -738,6 +835,6 @@ fn v3s(range: f64) -> impl Strategy<Value = V3> {
 }
 
 for_both!(256, rays3(s in spec3(), t in v3s(20.0), r in v3s(4.0), o in v3s(12.0), d in v3s(3.0),
-    inside in any::<bool>()) => ray3_prop);
+    inside in any::<bool>(), m in (v3s(30.0), v3s(4.0))) => ray3_prop);
 for_both!(256, projections3(s in spec3(), t in v3s(20.0), r in v3s(4.0), q in v3s(8.0),
     solid in any::<bool>()) => projection3_prop);
