@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Groups are read by name (`narrow_bool_f32/circle_obb` with functions
-//! `kasanari` and `parry`, `broad_update_uniform_f32` with `grid`/`bvh` and a
+//! `kasanari` and `parry`, `distance_f32/ball_ball` with `kasanari`, `typed`
+//! and `parry`, `broad_update_uniform_f32` with `grid`/`bvh` and a
 //! parameter N, ...); a missing result is shown as "—", never invented. The
 //! hand-written analysis in `benches/notes.md` is appended as it is.
 
@@ -265,6 +266,55 @@ fn report(r: &Results, notes: &str) -> String {
                         ratio_cell(ratio(k, cc))
                     );
                 }
+            }
+            let _ = writeln!(w);
+        }
+    }
+
+    // 1b. Distance and closest points (benches/benches/distance.rs).
+    for query in ["distance", "closest_points"] {
+        for prec in ["f32", "f64"] {
+            let prefix = format!("{query}_{prec}");
+            let all = cases(r, &prefix);
+            if all.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                w,
+                "### {} ({prec}, vs {}; goal ≤ 0.5×)\n",
+                if query == "distance" {
+                    "Distance"
+                } else {
+                    "Closest points"
+                },
+                if prec == "f32" {
+                    "parry2d"
+                } else {
+                    "parry2d-f64"
+                }
+            );
+            let _ = writeln!(
+                w,
+                "| pair | kasanari | typed kernel | parry | ratio | typed ratio | goal |\n\
+                 |---|---|---|---|---|---|---|"
+            );
+            for c in &all {
+                let g = format!("{prefix}/{c}");
+                let (k, t, p) = (
+                    get(r, &g, "kasanari", ""),
+                    get(r, &g, "typed", ""),
+                    get(r, &g, "parry", ""),
+                );
+                let _ = writeln!(
+                    w,
+                    "| {c} | {} | {} | {} | {} | {} | {} |",
+                    time(k.map(|x| x / BATCH)),
+                    time(t.map(|x| x / BATCH)),
+                    time(p.map(|x| x / BATCH)),
+                    ratio_cell(ratio(k, p)),
+                    ratio_cell(ratio(t, p)),
+                    met(ratio(k, p), 0.5)
+                );
             }
             let _ = writeln!(w);
         }

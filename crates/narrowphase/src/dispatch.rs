@@ -1,11 +1,12 @@
 //! The 2D pair dispatch table: [`DispatchTable`] is the generic
-//! [`Table`] for [`Dim2`], and [`register_builtin_pairs`]
-//! is the one block that lists every supported pair and the kernel serving it.
+//! [`Table`] for [`Dim2`], and the register block at the end of this file
+//! (`register_block!`) is the one place that lists every supported pair and the
+//! kernel serving it for each query.
 //!
 //! A pair with no kernel falls back to the generic separating-axis test when
 //! both shapes implement [`SupportSeparatingAxes`](shape::SupportSeparatingAxes),
 //! else to GJK/EPA when both implement [`Convex`](shape::Convex), else returns
-//! [`DispatchError::Unsupported`](crate::DispatchError::Unsupported).
+//! [`DispatchError::Unsupported`].
 
 use core::any::Any;
 

@@ -35,6 +35,20 @@ pub enum DispatchError {
     InvalidRay,
     /// A query point with a NaN or infinite coordinate.
     NonFinitePoint,
+    /// A single-shape query (ray cast, point projection) on a shape that
+    /// cannot answer it: not a built-in kind, no `as_ray_cast` /
+    /// `as_point_query` of its own, and (2D) no support function through
+    /// `as_convex` for the generic fallback (3D has no generic fallback).
+    UnsupportedShape {
+        /// The shape's kind.
+        kind: ShapeKind,
+    },
+    /// A ray origin or query point farther from the shape's position than
+    /// `shape::tolerance::max_query_coordinate` (`√MAX / 4`: f32 4.6e18,
+    /// f64 3.4e153) in some coordinate, where the shape's arithmetic would
+    /// overflow. A ray that misses the shape's bounding box is answered (no
+    /// hit) instead.
+    QueryOutOfRange,
 }
 
 impl fmt::Display for DispatchError {
@@ -60,6 +74,16 @@ impl fmt::Display for DispatchError {
                 "a ray needs a finite origin and a finite, non-zero direction"
             ),
             Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
+            Self::UnsupportedShape { kind } => write!(
+                f,
+                "the shape (kind {kind}) cannot answer this query: implement as_ray_cast / \
+                 as_point_query, or (2D) as_convex for the support-function fallback"
+            ),
+            Self::QueryOutOfRange => write!(
+                f,
+                "the ray origin or query point is too far from the shape (more than \
+                 shape::tolerance::max_query_coordinate in some coordinate)"
+            ),
         }
     }
 }

@@ -7,6 +7,10 @@
 //! without a kernel fall back to the generic separating-axis test or to
 //! GJK/EPA.
 //!
+//! Single-shape queries, [`cast_ray`] and [`project_point`], answer a ray
+//! cast or a point projection for one shape (exact for every built-in shape,
+//! by a support-function fallback for user shapes).
+//!
 //! Every typed kernel is public, named `<a>_<b>` in kasanari's canonical kind
 //! order (`circle_polygon`, `obb_obb`), with a `_contact` variant; kernels take
 //! B's pose in A's frame (`b_in_a`) and answer in A's frame.
@@ -36,6 +40,7 @@ pub mod point;
 pub mod polygonal;
 pub mod queries;
 pub mod sat;
+mod single;
 pub mod table;
 
 pub use closest_points::{ClosestPoints, ClosestPoints3};
@@ -44,6 +49,7 @@ pub use dispatch::{ClosestPointsFn, ContactFn, Dim2, DispatchTable, IntersectsFn
 pub use error::DispatchError;
 pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
+pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
 
 use nalgebra::Isometry2;

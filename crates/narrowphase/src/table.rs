@@ -25,7 +25,8 @@
 //! The two shapes are put in a canonical order first (by kind; for the same
 //! kind, or a fallback, by pose and then address), the kernel runs in the first
 //! shape's frame, and the answer is mapped to the world and flipped back when
-//! the order was swapped. This happens in [`answer_in_order`] alone, for every
+//! the order was swapped. This happens in one private function
+//! (`answer_in_order`) alone, for every
 //! query and every route, so `query(a, b)` and `query(b, a)` agree exactly
 //! (bit for bit, up to the flip) for every query and pair.
 //!

@@ -16,6 +16,7 @@
 
 #[path = "../../shape/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use std::f64::consts::PI;
 
@@ -25,41 +26,9 @@ use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{Contact, DispatchError, DispatchTable};
 use num_traits::Float;
 use shape::prelude::*;
+use support::{overlap, support};
 
 // ------------------------------------------------------------ the reference
-
-/// `max p · d` over the shape placed at `pose = [x, y, angle]`, exact in f64
-/// from the parameters (an `Aabb` ignores the angle).
-fn support(s: &Spec, pose: [f64; 3], d: [f64; 2]) -> f64 {
-    let angle = if matches!(s, Spec::Aabb(..)) {
-        0.0
-    } else {
-        pose[2]
-    };
-    let (sn, cs) = angle.sin_cos();
-    let l = [cs * d[0] + sn * d[1], -sn * d[0] + cs * d[1]];
-    let dot = |p: &[f64; 2]| p[0] * l[0] + p[1] * l[1];
-    let len = (l[0] * l[0] + l[1] * l[1]).sqrt();
-    let most = |v: &[[f64; 2]]| v.iter().map(dot).fold(f64::NEG_INFINITY, f64::max);
-    let local = match s {
-        Spec::Point(x, y) => dot(&[*x, *y]),
-        Spec::Segment(a, b) => most(&[*a, *b]),
-        Spec::Circle(r) => r * len,
-        Spec::Aabb(a, b) => most(&[*a, [b[0], a[1]], *b, [a[0], b[1]]]),
-        Spec::Obb(x, y) => x * l[0].abs() + y * l[1].abs(),
-        Spec::Triangle(t) => most(t),
-        Spec::Polygon(p) => most(p),
-        Spec::Capsule(a, b, r) => most(&[*a, *b]) + r * len,
-        Spec::Ellipse(a, b) => ((a * l[0]).powi(2) + (b * l[1]).powi(2)).sqrt(),
-    };
-    local + pose[0] * d[0] + pose[1] * d[1]
-}
-
-/// How far B must move along the unit `d` to stop overlapping A (negative:
-/// the gap along `d`).
-fn overlap(sa: &Spec, pa: [f64; 3], sb: &Spec, pb: [f64; 3], d: [f64; 2]) -> f64 {
-    support(sa, pa, d) + support(sb, pb, [-d[0], -d[1]])
-}
 
 const DIRECTIONS: usize = 4096;
 

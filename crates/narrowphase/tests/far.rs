@@ -21,11 +21,11 @@
 
 #[path = "../../shape/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use common::*;
 use narrowphase::{Contact, DispatchTable};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use shape::prelude::*;
 
 /// The offset `O` from unit parameters: a magnitude log-uniform in
@@ -39,36 +39,16 @@ fn shift(p: [f64; 3], o: [f64; 2]) -> [f64; 3] {
     [p[0] + o[0], p[1] + o[1], p[2]]
 }
 
-/// A seeded runner for one ordered pair of kinds: every run checks the same
-/// cases. `PROPTEST_CASES` (deep runs) is the total over the 81 ordered pairs.
-fn runner(cases: u32) -> TestRunner {
-    let pairs = (KINDS * KINDS) as u32;
-    let config = Config {
-        cases: shape::testing::cases(cases * pairs).div_ceil(pairs),
-        failure_persistence: None,
-        ..Config::default()
-    };
-    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
-}
+type Case = support::Case<(f64, f64)>;
 
-type Case = (Spec, Spec, [f64; 3], [f64; 3], (f64, f64));
-
-/// Runs `body` on `cases` random cases of every ordered pair of kinds.
+/// Runs `body` on `cases` random cases of every ordered pair of kinds, with
+/// the offset's unit parameters.
 fn every_ordered_pair(cases: u32, body: impl Fn(Case) -> Result<(), TestCaseError>) {
-    for i in 0..KINDS {
-        for j in 0..KINDS {
-            let strategy = (
-                spec_of(i),
-                spec_of(j),
-                pose(4.0),
-                pose(4.0),
-                (0.0f64..=1.0, -std::f64::consts::PI..std::f64::consts::PI),
-            );
-            if let Err(e) = runner(cases).run(&strategy, &body) {
-                panic!("kinds ({i}, {j}): {e}");
-            }
-        }
-    }
+    support::every_ordered_pair(
+        cases,
+        || (0.0f64..=1.0, -std::f64::consts::PI..std::f64::consts::PI),
+        body,
+    );
 }
 
 fn contact<T: Real>(a: &Spec, pa: [f64; 3], b: &Spec, pb: [f64; 3]) -> Option<Contact<T>> {

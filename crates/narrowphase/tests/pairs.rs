@@ -7,12 +7,14 @@
 
 #[path = "../../shape/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use common::*;
 use nalgebra::{Isometry2, Translation2, Vector2};
 use narrowphase::{Contact, DispatchTable};
 use proptest::prelude::*;
 use shape::prelude::*;
+use support::touching_shapes;
 
 fn world(c: &Contact<impl Real>) -> [f64; 2] {
     [c.normal.x.as_f64(), c.normal.y.as_f64()]
@@ -191,49 +193,6 @@ macro_rules! for_both {
 
 for_both!(every_pair, 512, ((sa, sb) in spec_pair(), pa in pose(4.0), pb in pose(4.0)) => pair_props(sa, pa, sb, pb));
 for_both!(invariance, 256, ((sa, sb) in spec_pair(), pa in pose(4.0), pb in pose(4.0), m in pose(100.0)) => rigid_motion(sa, pa, sb, pb, m));
-
-/// One shape of each kind, each reaching exactly 1 along +x and -x from its
-/// origin (the point: 0), so that two of them touch when their origins are
-/// `reach(a) + reach(b)` apart along x.
-fn touching_shapes<T: Real>() -> Vec<(Box<dyn Shape<T>>, f64)> {
-    let p = |x: f64, y: f64| nalgebra::Point2::new(T::lit(x), T::lit(y));
-    let l = T::lit;
-    vec![
-        (Box::new(Point::origin()), 0.0),
-        (
-            Box::new(Segment::new(p(-1.0, 0.0), p(1.0, 0.0)).unwrap()),
-            1.0,
-        ),
-        (Box::new(Circle::new(T::one()).unwrap()), 1.0),
-        (
-            Box::new(Aabb::new(p(-1.0, -0.5), p(1.0, 0.5)).unwrap()),
-            1.0,
-        ),
-        (
-            Box::new(Obb::new(Vector2::new(T::one(), l(0.25))).unwrap()),
-            1.0,
-        ),
-        (
-            Box::new(Triangle::new(p(-1.0, -1.0), p(1.0, 0.0), p(-1.0, 1.0)).unwrap()),
-            1.0,
-        ),
-        (
-            Box::new(
-                ConvexPolygon::new(&[p(1.0, 0.0), p(0.0, 1.0), p(-1.0, 0.0), p(0.0, -1.0)])
-                    .unwrap(),
-            ),
-            1.0,
-        ),
-        (
-            Box::new(Capsule::new(p(0.0, -0.5), p(0.0, 0.5), T::one()).unwrap()),
-            1.0,
-        ),
-        (
-            Box::new(Ellipse::new(Vector2::new(T::one(), l(0.5))).unwrap()),
-            1.0,
-        ),
-    ]
-}
 
 /// A touching case for every pair (both orders) at exactly representable
 /// coordinates: touching collides, a hair apart does not.

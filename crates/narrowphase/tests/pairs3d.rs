@@ -8,6 +8,10 @@
 //! rigid motion of both shapes, and no NaN; far from the origin, the same
 //! answers as near it.
 
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+mod support;
+
 use core::any::Any;
 
 use nalgebra::{Isometry3, Point3, Translation3, Vector3};
@@ -15,6 +19,9 @@ use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{DispatchError, Route};
 use proptest::prelude::*;
 use shape::prelude::*;
+use support::{
+    Spec3 as Spec, build3 as build, iso3 as iso, motion3 as motion, pose3 as pose, spec3 as spec,
+};
 
 fn v<T: Real>(x: f64, y: f64, z: f64) -> Vector3<T> {
     Vector3::new(T::lit(x), T::lit(y), T::lit(z))
@@ -262,33 +269,6 @@ fn routes_and_errors() {
 
 // ------------------------------------------------------------- property tests
 
-/// A shape description, built in either precision.
-#[derive(Debug, Clone, Copy)]
-enum Spec {
-    Sphere(f64),
-    Cuboid([f64; 3]),
-    /// `min` and size; off-centre in its local frame.
-    Aabb3([f64; 3], [f64; 3]),
-}
-
-fn build<T: Real>(s: &Spec) -> Box<dyn Shape3<T>> {
-    let v3 = |a: [f64; 3]| v::<T>(a[0], a[1], a[2]);
-    match *s {
-        Spec::Sphere(r) => Box::new(Sphere::new(T::lit(r)).unwrap()),
-        Spec::Cuboid(h) => Box::new(Cuboid::new(v3(h)).unwrap()),
-        Spec::Aabb3(m, e) => {
-            let lo = Point3::from(v3(m));
-            let hi = Point3::from(v3([m[0] + e[0], m[1] + e[1], m[2] + e[2]]));
-            Box::new(Aabb3::new(lo, hi).unwrap())
-        }
-    }
-}
-
-/// Pose from a translation and a scaled rotation axis.
-fn iso<T: Real>(p: &[f64; 6]) -> Isometry3<T> {
-    Isometry3::new(v::<T>(p[0], p[1], p[2]), v::<T>(p[3], p[4], p[5]))
-}
-
 /// The unit axes of a box in the world (f64), none for a sphere.
 fn box_axes(s: &Spec, pose: &Isometry3<f64>) -> Vec<Vector3<f64>> {
     match s {
@@ -525,35 +505,6 @@ fn pair_props<T: Real>(
         }
     }
     Ok(())
-}
-
-fn spec() -> impl Strategy<Value = Spec> {
-    let size = || prop::array::uniform3(0.2..1.5_f64);
-    prop_oneof![
-        (0.2..1.5_f64).prop_map(Spec::Sphere),
-        size().prop_map(Spec::Cuboid),
-        (
-            prop::array::uniform3(-1.0..1.0_f64),
-            prop::array::uniform3(0.4..3.0_f64)
-        )
-            .prop_map(|(m, e)| Spec::Aabb3(m, e)),
-    ]
-}
-
-fn pose() -> impl Strategy<Value = [f64; 6]> {
-    (
-        prop::array::uniform3(-1.5..1.5_f64),
-        prop::array::uniform3(-3.2..3.2_f64),
-    )
-        .prop_map(|(t, r)| [t[0], t[1], t[2], r[0], r[1], r[2]])
-}
-
-fn motion() -> impl Strategy<Value = [f64; 6]> {
-    (
-        prop::array::uniform3(-5.0..5.0_f64),
-        prop::array::uniform3(-3.2..3.2_f64),
-    )
-        .prop_map(|(t, r)| [t[0], t[1], t[2], r[0], r[1], r[2]])
 }
 
 proptest! {

@@ -2,47 +2,17 @@
 //! the GJK/EPA fallback, a registered kernel for a user pair, overriding a
 //! built-in kernel, and the two errors (unsupported pair, kind/data mismatch).
 
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+mod support;
+
 use core::any::Any;
 
-use nalgebra::{Isometry2, Point2, Vector2};
+use nalgebra::{Isometry2, Vector2};
 use narrowphase::{Contact, DispatchError, DispatchTable, Route};
 use num_traits::Float;
 use shape::prelude::*;
-
-/// A hexagon tile: its own kind, with separating axes and a support function.
-#[derive(Debug)]
-struct Hex<T: Real>(ConvexPolygon<T>);
-
-impl<T: Real> Hex<T> {
-    const KIND: ShapeKind = ShapeKind::custom(0);
-    fn new(r: f64) -> Self {
-        let corners: Vec<Point2<T>> = (0..6)
-            .map(|k| {
-                let a = std::f64::consts::PI / 3.0 * k as f64;
-                Point2::new(T::lit(r * a.cos()), T::lit(r * a.sin()))
-            })
-            .collect();
-        Self(ConvexPolygon::new(&corners).unwrap())
-    }
-}
-
-impl<T: Real> Shape<T> for Hex<T> {
-    fn kind(&self) -> ShapeKind {
-        Self::KIND
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
-        self.0.bounding_box(pose)
-    }
-    fn as_convex(&self) -> Option<&dyn Convex<T>> {
-        Some(&self.0)
-    }
-    fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
-        Some(&self.0)
-    }
-}
+use support::{Hex, Ring};
 
 /// A rounded blob: its own kind, support function only (no axes).
 #[derive(Debug)]
@@ -63,23 +33,6 @@ impl<T: Real> Shape<T> for Blob<T> {
     }
 }
 
-/// A ring (not convex): nothing generic applies.
-#[derive(Debug)]
-struct Ring;
-
-impl Shape<f64> for Ring {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::custom(2)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<f64>) -> BoundingBox2<f64> {
-        let c = Point2::from(pose.translation.vector);
-        BoundingBox2::new(c - Vector2::repeat(1.0), c + Vector2::repeat(1.0))
-    }
-}
-
 /// Claims to be a circle but hands out something else.
 #[derive(Debug)]
 struct Liar;
@@ -92,7 +45,7 @@ impl Shape<f64> for Liar {
         self
     }
     fn bounding_box(&self, pose: &Isometry2<f64>) -> BoundingBox2<f64> {
-        Ring.bounding_box(pose)
+        Shape::<f64>::bounding_box(&Ring, pose)
     }
 }
 

@@ -33,6 +33,7 @@ mod kind;
 mod query;
 mod real;
 mod shape_ref;
+mod single;
 mod traits;
 
 pub mod dim2;
@@ -62,8 +63,8 @@ pub use traits::{Convex, Interval, Shape, SupportSeparatingAxes};
 pub mod prelude {
     pub use crate::{
         Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Convex, Convex3, ConvexPolygon,
-        Cuboid, Ellipse, Interval, Obb, Point, PointProjection, PointProjection3, Ray, Ray3,
-        RayHit, RayHit3, Real, Segment, Shape, Shape3, ShapeError, ShapeKind, ShapeRef, ShapeRef3,
-        Sphere, SupportSeparatingAxes, Triangle,
+        Cuboid, Ellipse, Interval, Obb, Point, PointProjection, PointProjection3, PointQuery,
+        PointQuery3, Ray, Ray3, RayCast, RayCast3, RayHit, RayHit3, Real, Segment, Shape, Shape3,
+        ShapeError, ShapeKind, ShapeRef, ShapeRef3, Sphere, SupportSeparatingAxes, Triangle,
     };
 }

@@ -22,6 +22,34 @@
 //!   a point inside a *solid* shape projects to itself, inside a hollow one
 //!   (`solid = false`) to the nearest boundary point, and `is_inside` says
 //!   whether the query point lies in the closed shape.
+//!
+//! The cases at the edges of these rules, decided once for every shape:
+//!
+//! - **starting on the boundary** counts as starting inside (the sets are
+//!   closed): a solid cast hits at time 0, a hollow one reports where the ray
+//!   leaves the shape, which is time 0 itself when it points out;
+//! - **grazing** counts: a ray along an edge's line hits where it first meets
+//!   the edge, a ray through a single vertex or tangent to a curve hits there
+//!   (the normal is then perpendicular to the ray, up to rounding on curves);
+//!   at a vertex the normal is that of one of its two faces (the first in the
+//!   shape's order);
+//! - **shapes without interior** ([`Point`](crate::Point),
+//!   [`Segment`](crate::Segment)): solid and hollow agree, the hit is the
+//!   first point of the set on the ray (time 0 if the ray starts on it), its
+//!   normal the segment's normal facing the ray, or `−dir/|dir|` for a ray
+//!   along the segment or through the point; a projection is the nearest
+//!   point of the set, and `is_inside` says whether the query point lies on
+//!   it;
+//! - a projection **ties** between several nearest boundary points (the
+//!   centre of a circle, of a box) take the first in a documented order
+//!   (the `+x` side first);
+//! - a time of impact that **overflows** the float type (a direction far
+//!   below unit length) is no hit.
+//!
+//! The built-in shapes answer within the float range for ray origins and
+//! query points up to [`max_query_coordinate`](crate::tolerance::max_query_coordinate)
+//! from the shape's position in every coordinate; the narrow phase reports
+//! farther ones as an error rather than trust numbers that overflow.
 
 use nalgebra::{
     AbstractRotation, Isometry, Isometry2, Isometry3, Point, Point2, Point3, SVector, Unit,
@@ -151,11 +179,27 @@ impl<T: Real, const D: usize> PointProjection<T, D> {
 /// user shape that does not (through [`Shape::as_ray_cast`](crate::Shape::as_ray_cast))
 /// is ray cast from its support function by the narrow phase.
 ///
-/// Implementations may assume a valid ray (finite, non-zero direction) and
-/// `max_toi ≥ 0` (possibly infinite): the narrow phase checks both.
+/// # Contract
+///
+/// The ray is `origin + t · dir`, `t ≥ 0`; `toi` is in units of `dir`. The
+/// hit is the first point of the closed shape on the ray with
+/// `toi ≤ max_toi`: from outside, where the ray enters (outward normal);
+/// from inside (the boundary counts) a solid cast hits at `toi = 0` at the
+/// origin with normal `−dir/|dir|`, a hollow one (`solid = false`) where the
+/// ray leaves (inward normal). The normal is unit and faces the ray
+/// (`normal · dir ≤ 0`). Grazing counts (closed sets). Shapes without
+/// interior (points, segments) answer the first point of the set for both
+/// `solid` values. The full contract, with every degenerate case, is in
+/// `docs/conventions.md`, "Ray casts".
+///
+/// Implementations may assume a valid ray (finite, non-zero direction),
+/// `max_toi ≥ 0` (possibly infinite), and an origin within
+/// [`max_query_coordinate`](crate::tolerance::max_query_coordinate) of the
+/// shape's position: the narrow phase checks all three.
 pub trait RayCast<T: Real> {
     /// The first hit of `ray` on the shape placed at `pose`, with
-    /// `toi ≤ max_toi`, or `None` (module notes for `solid` and the normal).
+    /// `toi ≤ max_toi`, or `None` (the contract above for `solid` and the
+    /// normal).
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -168,6 +212,14 @@ pub trait RayCast<T: Real> {
 /// A 2D shape that projects points itself (through
 /// [`Shape::as_point_query`](crate::Shape::as_point_query)); otherwise the
 /// narrow phase uses its support function.
+///
+/// # Contract
+///
+/// The projection is the point of the closed shape nearest `p`; `is_inside`
+/// says whether `p` lies in the closed shape. Inside a solid shape `p`
+/// projects to itself; inside a hollow one (`solid = false`) to the nearest
+/// boundary point. The full contract, with the ties, is in
+/// `docs/conventions.md`, "Point projection".
 pub trait PointQuery<T: Real> {
     /// The point of the shape placed at `pose` nearest `p` (`p` itself when
     /// inside and `solid`), and whether `p` lies in the closed shape. `p` is
@@ -214,45 +266,10 @@ pub(crate) fn unit_vector<T: Real, const D: usize>(v: &SVector<T, D>) -> SVector
     u / u.norm()
 }
 
-/// The two real roots `t0 ≤ t1` of `a t² + 2 b t + c = 0` (`a > 0`), or `None`
-/// when there are none: a ray against a quadric (circle, ellipse, sphere),
-/// `t = (−b ∓ √(b² − a c)) / a`, each root computed without cancellation (the
-/// one of larger magnitude by the formula, the other as `c / (a t)`).
-#[must_use]
-#[inline]
-#[allow(dead_code)] // the quadric ray casts (circle, ellipse, sphere) use it
-pub(crate) fn quadratic_roots<T: Real>(a: T, b: T, c: T) -> Option<(T, T)> {
-    let disc = b * b - a * c;
-    if disc < T::zero() || !num_traits::Float::is_finite(disc) {
-        return None;
-    }
-    let s = num_traits::Float::sqrt(disc);
-    // q = −(b + sign(b)·s): |q| ≥ s, no cancellation.
-    let q = if b >= T::zero() { -(b + s) } else { s - b };
-    let (t0, t1) = if q == T::zero() {
-        (T::zero(), T::zero())
-    } else {
-        let r0 = q / a;
-        let r1 = c / q;
-        if r0 <= r1 { (r0, r1) } else { (r1, r0) }
-    };
-    Some((t0, t1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use nalgebra::Vector2;
-
-    #[test]
-    fn quadratic_without_cancellation() {
-        // t² − 2·1e8 t + 1 = 0: roots 1e8 ± √(1e16 − 1); the small one is 5e-9.
-        let (t0, t1) = quadratic_roots(1.0f64, -1e8, 1.0).unwrap();
-        assert!((t0 - 5e-9).abs() < 1e-20, "{t0}");
-        assert!((t1 - 2e8).abs() < 1.0);
-        assert!(quadratic_roots(1.0f64, 0.0, 1.0).is_none());
-        assert_eq!(quadratic_roots(1.0f64, 0.0, 0.0), Some((0.0, 0.0)));
-    }
 
     #[test]
     fn ray_validity_and_frames() {

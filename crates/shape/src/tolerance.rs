@@ -13,6 +13,7 @@
 //! | GJK/EPA fallback: shapes closer than `gjk · scale` may be reported touching; curved EPA depths are accurate to it | [`gjk`] = 64 ε | 7.6e-6 | 1.4e-14 |
 //! | ellipse contacts: directions whose overlaps differ by less than `ellipse_tie · scale` are ties (the smallest angle from +x wins) | [`ellipse_tie`] = 8 ε | 9.5e-7 | 1.8e-15 |
 //! | construction: the largest size or local coordinate a shape may have (a limit, not a tolerance) | [`max_size`] = √MAX / 16 | 1.2e18 | 8.4e152 |
+//! | ray casts and point projections: the farthest a ray origin or query point may be from the shape's position, per coordinate (a limit) | [`max_query_coordinate`] = √MAX / 4 | 4.6e18 | 3.4e153 |
 //!
 //! The exact kernels (everything the dispatch table registers for built-in
 //! pairs) use no tolerance: their decisions are comparisons of computed
@@ -68,4 +69,19 @@ pub fn ellipse_tie<T: Real>() -> T {
 #[inline]
 pub fn max_size<T: Real>() -> T {
     num_traits::Float::sqrt(<T as num_traits::Float>::max_value()) * T::lit(1.0 / 16.0)
+}
+
+/// The largest coordinate, relative to the shape's position (its pose's
+/// translation), of a ray origin or a query point that the single-shape
+/// queries accept: `√MAX / 4` of `T` (f32: 4.6e18, f64: 3.4e153).
+///
+/// The built-in ray casts and projections multiply such offsets by the
+/// shape's sizes (at most [`max_size`]) and square them; below this limit
+/// neither overflows. Farther away the narrow phase answers a ray that misses
+/// the shape's bounding box (no hit) and refuses the rest
+/// (`narrowphase::DispatchError::QueryOutOfRange`).
+#[must_use]
+#[inline]
+pub fn max_query_coordinate<T: Real>() -> T {
+    num_traits::Float::sqrt(<T as num_traits::Float>::max_value()) * T::lit(0.25)
 }

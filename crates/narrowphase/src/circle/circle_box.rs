@@ -9,6 +9,14 @@
 //!    inside, the box leaves through the face nearest the centre, depth
 //!    `r + distance to that face`.
 //!
+//! 5. Closest points (apart, after the boolean test): the clamp `k` is the
+//!    box's nearest point. When one coordinate was clamped, the centre faces
+//!    that side: the direction is the side's normal and the distance
+//!    `|q_i| − h_i − r`, exact to rounding; when both were, the nearest point
+//!    is a corner and the direction `k − q` is normalised from the scaled
+//!    vector. The circle's point is its centre moved by `r` along the
+//!    direction.
+//!
 //! Exact: the closest point of a box to a point is the clamp, per axis
 //! (Ericson, *Real-Time Collision Detection*, §5.1.4). A centre exactly on a
 //! face counts as outside with distance zero; the normal then is that face's
@@ -18,8 +26,8 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Aabb, Circle, Obb, Real};
 
-use crate::Contact;
 use crate::polygonal::length_and_direction;
+use crate::{ClosestPoints, Contact};
 
 /// The circle (radius `r`, centre at A's origin) against a box with half
 /// extents `h` centred at `centre` in B's local frame.
@@ -143,36 +151,102 @@ pub fn circle_obb_contact<T: Real>(
     contact(a.radius(), b.half_extents(), Point2::origin(), b_in_a)
 }
 
-/// The closest points of a `Circle` and a `Aabb` within `max_distance`, in A's
-/// frame: `Intersecting` exactly when [`circle_aabb`] says so; apart, the closest
-/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+/// The closest points of the circle (radius `r`, at A's origin) and the box
+/// (half extents `h`, centred at `centre` in B's frame), given that they are
+/// apart (step 5).
+#[inline]
+fn apart<T: Real>(
+    r: T,
+    h: Vector2<T>,
+    centre: Point2<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
+    let k = Vector2::new(
+        nalgebra::clamp(q.x, -h.x, h.x),
+        nalgebra::clamp(q.y, -h.y, h.y),
+    );
+    let (cx, cy) = (k.x != q.x, k.y != q.y);
+    let sign = |v: T| if v < T::zero() { T::one() } else { -T::one() };
+    // The direction from the centre to the box (B's frame) and the centre's
+    // distance to it.
+    let (u, d) = if cx && !cy {
+        (Vector2::new(sign(q.x), T::zero()), Float::abs(q.x) - h.x)
+    } else if cy && !cx {
+        (Vector2::new(T::zero(), sign(q.y)), Float::abs(q.y) - h.y)
+    } else {
+        match length_and_direction(k - q) {
+            Some((len, u)) => (u, len),
+            // Rounding put the centre on the box: towards its centre.
+            None => (
+                length_and_direction(-q).map_or_else(Vector2::x, |(_, u)| u),
+                T::zero(),
+            ),
+        }
+    };
+    let n = b_in_a.rotation * u;
+    ClosestPoints::apart(
+        Point2::from(n * r),
+        b_in_a * (centre + k),
+        Unit::new_unchecked(n),
+        d - r,
+        max_distance,
+    )
+}
+
+/// The closest points of a `Circle` and a `Aabb` within `max_distance`, in
+/// A's frame: `Intersecting` exactly when [`circle_aabb`] says so; apart, the
+/// clamp (module notes, step 5).
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2};
+/// use narrowphase::{ClosestPoints, circle::circle_aabb_closest_points};
+/// let c = shape::Circle::new(1.0).unwrap();
+/// let b = shape::Aabb::new(Point2::new(-1.0, -1.0), Point2::new(1.0, 1.0)).unwrap();
+/// let ClosestPoints::WithinMargin { distance, point_b, .. } =
+///     circle_aabb_closest_points(&c, &b, &Isometry2::translation(4.0, 0.5), 10.0) else { panic!() };
+/// assert_eq!((distance, point_b), (2.0, Point2::new(3.0, 0.0)));
+/// ```
 #[inline]
 pub fn circle_aabb_closest_points<T: Real>(
     a: &Circle<T>,
     b: &Aabb<T>,
     b_in_a: &Isometry2<T>,
     max_distance: T,
-) -> crate::ClosestPoints<T> {
+) -> ClosestPoints<T> {
     if circle_aabb(a, b, b_in_a) {
-        crate::ClosestPoints::Intersecting
+        ClosestPoints::Intersecting
     } else {
-        crate::sat::core_apart(a, b, b_in_a, max_distance)
+        apart(
+            a.radius(),
+            b.half_extents(),
+            b.center(),
+            b_in_a,
+            max_distance,
+        )
     }
 }
 
-/// The closest points of a `Circle` and a `Obb` within `max_distance`, in A's
-/// frame: `Intersecting` exactly when [`circle_obb`] says so; apart, the closest
-/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+/// The closest points of a `Circle` and a `Obb` within `max_distance`, in
+/// A's frame: `Intersecting` exactly when [`circle_obb`] says so; apart, the
+/// clamp (module notes, step 5).
 #[inline]
 pub fn circle_obb_closest_points<T: Real>(
     a: &Circle<T>,
     b: &Obb<T>,
     b_in_a: &Isometry2<T>,
     max_distance: T,
-) -> crate::ClosestPoints<T> {
+) -> ClosestPoints<T> {
     if circle_obb(a, b, b_in_a) {
-        crate::ClosestPoints::Intersecting
+        ClosestPoints::Intersecting
     } else {
-        crate::sat::core_apart(a, b, b_in_a, max_distance)
+        apart(
+            a.radius(),
+            b.half_extents(),
+            Point2::origin(),
+            b_in_a,
+            max_distance,
+        )
     }
 }

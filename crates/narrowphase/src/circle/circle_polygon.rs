@@ -16,18 +16,39 @@
 //! step 2); kasanari's polygons are convex by construction. The seed uses strict
 //! comparisons for the end points; kasanari's sets are closed, so `≤`.
 //!
+//! The closest points ([`circle_polygon_closest_points`],
+//! [`circle_triangle_closest_points`]) call the boolean test first (so
+//! `Intersecting` is exactly its answer), then, apart, find the polygon's
+//! point nearest the centre in one pass over the edges, in the polygon's
+//! frame (Ericson §5.1.2 per edge):
+//!
+//! 3. For the edge `v0 → v1`, `t = (c − v0)·S`: `t ≤ 0` gives `v0`, `t ≥ |S|²`
+//!    is left to the next edge (whose `v0` is `v1`), else the foot
+//!    `v0 + S·t/|S|²`, strictly inside the edge. The nearest of these is the
+//!    polygon's nearest point `q` (the boundary of a convex polygon is the
+//!    union of its edges, and the centre is outside).
+//! 4. When `q` is strictly inside an edge, the direction is that edge's
+//!    outward unit normal `m` (stored with the polygon) and the distance
+//!    `(c − v0)·m − r`, both exact to rounding however close the circle is;
+//!    at a vertex, the direction `q − c` normalised from the scaled vector.
+//!    The circle's point is `c` moved by `r` along the direction.
+//!
+//! `O(n)` with no square root but the vertex case's, instead of the general
+//! kernel's separating-axis pass (`O(n²)` for a point core) and its
+//! (vertex, edge) loop.
+//!
 //! The contact comes from the general rounded-core kernel
 //! ([`crate::sat::core_contact`]): the circle is a point core grown by `r`, and
 //! the exact minimum translation is either the nearest edge's normal (centre
 //! inside) or the direction from the closest boundary point to the centre.
 
-use nalgebra::{Isometry2, Point2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Circle, ConvexPolygon, Real, Triangle};
 
-use crate::Contact;
-use crate::polygonal::Polygonal;
+use crate::polygonal::{Polygonal, length_and_direction};
 use crate::sat::core_contact;
+use crate::{ClosestPoints, Contact};
 
 /// Seed 001's test, generic over the polygon's core view.
 #[inline]
@@ -84,7 +105,7 @@ fn scaled_test<T: Real, P: Polygonal<T>>(r: T, c: &Point2<T>, p: &P, k: T) -> Op
 /// Whether a circle and a convex polygon intersect.
 ///
 /// ```
-/// use nalgebra::{Isometry2, Point2};
+/// use nalgebra::{Isometry2, Point2, Unit, Vector2};
 /// use narrowphase::circle::circle_polygon;
 /// let c = shape::Circle::new(0.5).unwrap();
 /// let square = shape::ConvexPolygon::new(&[
@@ -144,36 +165,110 @@ fn core_contact_or_touching<T: Real, P: Polygonal<T>>(
     core_contact(a, b, b_in_a).or_else(|| crate::sat::touching_contact(a, b, b_in_a))
 }
 
-/// The closest points of a `Circle` and a `ConvexPolygon` within `max_distance`, in A's
-/// frame: `Intersecting` exactly when [`circle_polygon`] says so; apart, the closest
-/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+/// The closest points of a circle and a convex core (A's frame, the circle
+/// at its origin), given that the boolean test found them apart: steps 3–4
+/// of the module notes, in B's frame, mapped back.
+fn apart<T: Real, P: Polygonal<T>>(
+    r: T,
+    p: &P,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    let c = b_in_a.inverse_transform_point(&Point2::origin());
+    let n = p.core_vertex_count();
+    // (nearest point, squared distance, the edge when strictly inside it)
+    let mut best = (p.core_vertex(0), T::infinity(), None);
+    for i in 0..n {
+        let v0 = p.core_vertex(i);
+        let e = p.core_vertex((i + 1) % n) - v0;
+        let t = (c - v0).dot(&e);
+        let ee = e.norm_squared();
+        let (q, edge) = if t <= T::zero() {
+            (v0, None)
+        } else if t >= ee {
+            continue;
+        } else {
+            (v0 + e * (t / ee), Some(i))
+        };
+        let d2 = (q - c).norm_squared();
+        if d2 < best.1 {
+            best = (q, d2, edge);
+        }
+    }
+    let (q, _, edge) = best;
+    // The direction from the centre towards the polygon (B's frame) and the
+    // centre's distance to the polygon.
+    let by_edge = edge.and_then(|i| {
+        let m = p.core_axis(i);
+        let side = (c - p.core_vertex(i)).dot(&m);
+        (side > T::zero()).then_some((-m, side))
+    });
+    let (u, d) = by_edge.unwrap_or_else(|| match length_and_direction(q - c) {
+        Some((len, u)) => (u, len),
+        // Rounding put the centre on the boundary: any direction towards
+        // the polygon's inside will do; the distance is reported as the
+        // smallest positive one.
+        None => (
+            length_and_direction(-c.coords).map_or_else(Vector2::x, |(_, u)| u),
+            T::zero(),
+        ),
+    });
+    let n = b_in_a.rotation * u;
+    ClosestPoints::apart(
+        Point2::from(n * r),
+        b_in_a * q,
+        Unit::new_unchecked(n),
+        d - r,
+        max_distance,
+    )
+}
+
+/// The closest points of a `Circle` and a `ConvexPolygon` within
+/// `max_distance`, in A's frame: `Intersecting` exactly when
+/// [`circle_polygon`] says so; apart, the polygon's point nearest the centre
+/// in one pass over its edges (module notes, steps 3–4).
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2, Unit, Vector2};
+/// use narrowphase::{ClosestPoints, circle::circle_polygon_closest_points};
+/// let c = shape::Circle::new(1.0).unwrap();
+/// let square = shape::ConvexPolygon::new(&[
+///     Point2::new(0.0, 0.0), Point2::new(2.0, 0.0), Point2::new(2.0, 2.0), Point2::new(0.0, 2.0),
+/// ]).unwrap();
+/// // The square's corner (0, 0) at (3, 4) from the circle's centre: 5 − 1 apart.
+/// let m = Isometry2::translation(3.0, 4.0);
+/// let ClosestPoints::WithinMargin { distance, point_a, point_b, .. } =
+///     circle_polygon_closest_points(&c, &square, &m, 10.0) else { panic!() };
+/// assert_eq!((distance, point_b), (4.0, Point2::new(3.0, 4.0)));
+/// assert!((point_a - Point2::new(0.6, 0.8)).norm() < 1e-15);
+/// ```
 #[inline]
 pub fn circle_polygon_closest_points<T: Real>(
     a: &Circle<T>,
     b: &ConvexPolygon<T>,
     b_in_a: &Isometry2<T>,
     max_distance: T,
-) -> crate::ClosestPoints<T> {
+) -> ClosestPoints<T> {
     if circle_polygon(a, b, b_in_a) {
-        crate::ClosestPoints::Intersecting
+        ClosestPoints::Intersecting
     } else {
-        crate::sat::core_apart(a, b, b_in_a, max_distance)
+        apart(a.radius(), b, b_in_a, max_distance)
     }
 }
 
-/// The closest points of a `Circle` and a `Triangle` within `max_distance`, in A's
-/// frame: `Intersecting` exactly when [`circle_triangle`] says so; apart, the closest
-/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+/// The closest points of a `Circle` and a `Triangle` within `max_distance`,
+/// in A's frame: `Intersecting` exactly when [`circle_triangle`] says so;
+/// apart, the triangle's point nearest the centre (module notes, steps 3–4).
 #[inline]
 pub fn circle_triangle_closest_points<T: Real>(
     a: &Circle<T>,
     b: &Triangle<T>,
     b_in_a: &Isometry2<T>,
     max_distance: T,
-) -> crate::ClosestPoints<T> {
+) -> ClosestPoints<T> {
     if circle_triangle(a, b, b_in_a) {
-        crate::ClosestPoints::Intersecting
+        ClosestPoints::Intersecting
     } else {
-        crate::sat::core_apart(a, b, b_in_a, max_distance)
+        apart(a.radius(), b, b_in_a, max_distance)
     }
 }

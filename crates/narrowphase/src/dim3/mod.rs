@@ -16,6 +16,10 @@
 //! in A's frame (`b_in_a`) and answer in A's frame; [`DispatchTable3`] routes
 //! `dyn Shape3` pairs in world space.
 //!
+//! Single-shape queries: [`cast_ray3`] and [`project_point3`] (exact for
+//! the three built-in shapes; a 3D user shape answers through its own
+//! `as_ray_cast` / `as_point_query`, there is no 3D support-map fallback).
+//!
 //! ```
 //! use nalgebra::{Isometry3, Vector3};
 //! use shape::prelude::*;
@@ -38,6 +42,7 @@ mod sphere_cuboid;
 mod sphere_sphere;
 
 pub use crate::closest_points::ClosestPoints3;
+pub use crate::single::{cast_ray3, project_point3};
 pub use aabb3_aabb3::{aabb3_aabb3, aabb3_aabb3_closest_points, aabb3_aabb3_contact};
 pub use contact3::Contact3;
 pub use cuboid_aabb3::{cuboid_aabb3, cuboid_aabb3_closest_points, cuboid_aabb3_contact};

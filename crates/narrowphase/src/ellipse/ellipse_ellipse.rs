@@ -288,6 +288,7 @@ pub fn ellipse_ellipse_closest_points<T: Real>(
     }
     let h = Overlap::new(a, b, b_in_a);
     let (n, value) = h.minimise_strict();
+    let (n, value) = h.polish(n, value);
     let point_a = a.local_support_point(&n);
     let point_b = b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n));
     ClosestPoints::apart(
@@ -353,6 +354,49 @@ impl<T: Real> Overlap<T> {
     /// the direction of the closest points.
     pub(crate) fn minimise_strict(&self) -> (Vector2<T>, T) {
         self.minimise_with_ties(false)
+    }
+
+    /// Newton steps on `h'(θ) = 0` from the minimiser `n` (value `v`) of
+    /// [`minimise_strict`](Self::minimise_strict), while `|h'|` falls.
+    ///
+    /// The search keeps the least *value* seen, and `h` is flat to second
+    /// order at its minimum: values within rounding of each other leave the
+    /// direction uncertain by `√ε` (radians). The distance does not mind,
+    /// but the closest points are support points, which move along the
+    /// boundary by the radius of curvature (up to `max²/min`) per radian:
+    /// a deep run found `point_b − point_a` 6e-8 off the normal for an
+    /// ellipse of aspect 10 in f64. Newton on the derivative converges to
+    /// the root of `h'` itself, to rounding in angle, in one or two steps
+    /// from there. A step is taken only where `h'' > 0` and kept only when
+    /// `|h'|` decreases, so the result is never farther from the root.
+    pub(crate) fn polish(&self, n: Vector2<T>, v: T) -> (Vector2<T>, T) {
+        let (mut n, mut jet) = (n, self.jet(&n));
+        if !jet.value.is_finite() {
+            return (n, v);
+        }
+        for _ in 0..3 {
+            // NaN compares as not greater: no step.
+            if jet.d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater)
+                || jet.d1 == T::zero()
+            {
+                break;
+            }
+            // On the gnomonic chart at n: u = tan Δθ ≈ −h'/h''.
+            let u = -jet.d1 / jet.d2;
+            if Float::abs(u).partial_cmp(&T::lit(1e-2)) != Some(core::cmp::Ordering::Less) {
+                break;
+            }
+            let m = n + Vector2::new(-n.y, n.x) * u;
+            let m = m / m.norm();
+            let next = self.jet(&m);
+            if Float::abs(next.d1).partial_cmp(&Float::abs(jet.d1))
+                != Some(core::cmp::Ordering::Less)
+            {
+                break;
+            }
+            (n, jet) = (m, next);
+        }
+        (n, jet.value)
     }
 
     fn minimise_with_ties(&self, ties: bool) -> (Vector2<T>, T) {

@@ -325,7 +325,10 @@ impl<'s, T: Real> Minkowski<'s, T> {
 }
 
 /// The corners (min, max) of the box spanned by a shape's supports in ±x, ±y.
-fn support_box<T: Real>(s: &dyn Convex<T>, pose: &Isometry2<T>) -> (Point2<T>, Point2<T>) {
+pub(super) fn support_box<T: Real>(
+    s: &dyn Convex<T>,
+    pose: &Isometry2<T>,
+) -> (Point2<T>, Point2<T>) {
     let x = Vector2::x();
     let y = Vector2::y();
     let lo = Point2::new(s.support_point(pose, &-x).x, s.support_point(pose, &-y).y);
@@ -335,7 +338,7 @@ fn support_box<T: Real>(s: &dyn Convex<T>, pose: &Isometry2<T>) -> (Point2<T>, P
 
 /// `(2^k, 2^−k)` with `2^k ≤ scale < 2^(k+1)` (k clamped to ±100 so both
 /// stay normal numbers in f32); `(1, 1)` for a zero or non-finite scale.
-fn power_of_two_near<T: Real>(scale: T) -> (T, T) {
+pub(super) fn power_of_two_near<T: Real>(scale: T) -> (T, T) {
     if !(scale > T::zero() && Float::is_finite(scale)) {
         return (T::one(), T::one());
     }
@@ -357,7 +360,7 @@ pub(super) struct Simplex<T: Real> {
 }
 
 impl<T: Real> Simplex<T> {
-    fn new(p: SupportPoint<T>) -> Self {
+    pub(super) fn new(p: SupportPoint<T>) -> Self {
         Self {
             v: [p; 3],
             bary: [T::one(), T::zero(), T::zero()],
@@ -380,7 +383,7 @@ impl<T: Real> Simplex<T> {
         self.v[..self.count].iter().any(|q| q.w == p.w)
     }
 
-    fn push(&mut self, p: SupportPoint<T>) {
+    pub(super) fn push(&mut self, p: SupportPoint<T>) {
         // Only called with count < 3: a full simplex ends the iteration.
         self.v[self.count] = p;
         self.count += 1;
@@ -423,7 +426,7 @@ impl<T: Real> Simplex<T> {
 
     /// Reduces the simplex to the smallest face holding the closest point to
     /// the origin and records that point's barycentric weights.
-    fn solve(&mut self) {
+    pub(super) fn solve(&mut self) {
         match self.count {
             2 => self.solve2(),
             3 => self.solve3(),

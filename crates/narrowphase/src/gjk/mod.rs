@@ -1,4 +1,6 @@
-//! The support-map fallback: GJK and EPA over [`shape::Convex`].
+//! The support-map fallback: GJK and EPA over [`shape::Convex`], and the
+//! single-shape queries on support functions ([`gjk_cast_ray`],
+//! [`gjk_project_point`]).
 //!
 //! Pairs of shapes without a dedicated kernel (a user's convex shape against an
 //! ellipse, say) are decided by [`gjk_intersects`], measured by
@@ -30,9 +32,11 @@ mod epa;
 // families use (`sat/`, `circle/`); the inner module stays private.
 #[allow(clippy::module_inception)]
 mod gjk;
+mod ray_cast;
 
 #[cfg(test)]
 mod properties;
 
 pub use epa::epa_contact;
 pub use gjk::{GjkResult, gjk_distance, gjk_intersects, gjk_tolerance};
+pub use ray_cast::{gjk_cast_ray, gjk_project_point};

@@ -11,7 +11,11 @@
 //!    smaller one is the minimum translation (two boxes' Minkowski difference is
 //!    a box, whose nearest face is on the axis of least overlap).
 //!
-//! Exact: only additions, subtractions and comparisons of the inputs.
+//! 4. Closest points (apart): the nearest of the 8 corner clamps of
+//!    `obb_obb.rs` (step 4 there), with both boxes unrotated.
+//!
+//! Exact: only additions, subtractions and comparisons of the inputs (the
+//! closest points: but for the one square root of a corner–corner pair).
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use shape::{Aabb, Real};
@@ -78,9 +82,17 @@ pub fn aabb_aabb_contact<T: Real>(
     })
 }
 
-/// The closest points of a `Aabb` and a `Aabb` within `max_distance`, in A's
-/// frame: `Intersecting` exactly when [`aabb_aabb`] says so; apart, the closest
-/// points of the rounded cores ([`core_closest_points`](crate::sat::core_closest_points)).
+/// The closest points of two axis-aligned boxes within `max_distance`, in
+/// A's frame: `Intersecting` exactly when [`aabb_aabb`] says so; apart, the
+/// nearest corner clamp (module notes, step 4).
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2};
+/// use narrowphase::{ClosestPoints, sat::aabb_aabb_closest_points};
+/// let a = shape::Aabb::new(Point2::new(0.0, 0.0), Point2::new(1.0, 1.0)).unwrap();
+/// let cp = aabb_aabb_closest_points(&a, &a, &Isometry2::translation(3.0, 0.5), 10.0);
+/// assert_eq!(cp.distance(), Some(2.0));
+/// ```
 #[inline]
 pub fn aabb_aabb_closest_points<T: Real>(
     a: &Aabb<T>,
@@ -91,6 +103,12 @@ pub fn aabb_aabb_closest_points<T: Real>(
     if aabb_aabb(a, b, b_in_a) {
         crate::ClosestPoints::Intersecting
     } else {
-        crate::sat::core_apart(a, b, b_in_a, max_distance)
+        super::obb_obb::axis_boxes_closest(
+            a.center(),
+            a.half_extents(),
+            b.center() + b_in_a.translation.vector,
+            b.half_extents(),
+            max_distance,
+        )
     }
 }

@@ -50,11 +50,11 @@ pub fn core_intersects<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     match core_sat(a, b, b_in_a) {
         CoreSat::Overlap { .. } => true,
         CoreSat::Separated { gap, .. } if gap > radii => false,
-        CoreSat::Separated { .. } => {
+        CoreSat::Separated { axis, .. } => {
             if radii <= T::zero() {
                 return false;
             }
-            let (pa, pb) = closest_core_points(a, b, b_in_a);
+            let (pa, pb) = closest_core_points(a, b, b_in_a, &axis);
             (pb - pa).norm_squared() <= radii * radii
         }
     }
@@ -75,7 +75,7 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             if radii <= T::zero() {
                 return None;
             }
-            let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
+            let (pa, pb, edge) = closest_core_features(a, b, b_in_a, Some(&axis));
             let d2 = (pb - pa).norm_squared();
             if d2 > radii * radii {
                 return None;
@@ -195,7 +195,7 @@ fn separated_cores<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     if gap - radii > max_distance {
         return ClosestPoints::Farther;
     }
-    let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
+    let (pa, pb, edge) = closest_core_features(a, b, b_in_a, Some(&axis));
     if decide && radii > T::zero() && gap <= radii && (pb - pa).norm_squared() <= radii * radii {
         return ClosestPoints::Intersecting;
     }
@@ -384,14 +384,15 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     }
 }
 
-/// The closest points of the two cores (A's frame), by brute force over
-/// (vertex, edge) pairs. Only called when the cores are apart.
+/// The closest points of the two cores (A's frame), over (vertex, edge)
+/// pairs ([`closest_core_features`]). Only called when the cores are apart.
 fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
+    axis: &Vector2<T>,
 ) -> (Point2<T>, Point2<T>) {
-    let (pa, pb, _) = closest_core_features(a, b, b_in_a);
+    let (pa, pb, _) = closest_core_features(a, b, b_in_a, Some(axis));
     (pa, pb)
 }
 
@@ -399,19 +400,38 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 /// vector, and whether the edge is A's.
 type InsideEdge<T> = Option<(Point2<T>, Vector2<T>, bool)>;
 
-/// [`closest_core_points`], and the edge holding one of them strictly inside.
+/// The closest points of the two cores and the edge holding one of them
+/// strictly inside: the closest pair of two disjoint convex polygons always
+/// has a vertex of one on it, so the least of the (vertex, other core's edge)
+/// distances is the cores' distance.
+///
+/// With a separating `axis` (unit, A → B) the pairs are pruned: for any unit
+/// `s`, every point `q` of B's edge `j` and vertex `v` of A satisfy `|q − v|
+/// ≥ (q − v)·s ≥ min(w_j·s, w_j+1·s) − v·s` (and likewise for B's vertices
+/// against A's edges), so a pair whose bound exceeds the best distance found
+/// cannot hold the closest pair and is skipped without its point–segment
+/// distance. The supports along the axis (the vertices nearest the other
+/// core along it) are tried first; the rest is pruned along the direction of
+/// the best pair found by then, where the bound is tightest (the separating
+/// axis itself can be far from the closest pair's direction: a first pass
+/// pruned along it computed nearly every pair, measured). Usually a few
+/// pairs are computed instead of all `n·m`. The bound is a true lower
+/// bound in exact arithmetic; rounding can only skip a pair whose distance
+/// is within rounding of the best. Without an axis every pair is computed.
 fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
+    axis: Option<&Vector2<T>>,
 ) -> (Point2<T>, Point2<T>, InsideEdge<T>) {
-    let mut best = (a.core_vertex(0), b_in_a * b.core_vertex(0), None);
-    let mut best_d2 = (best.1 - best.0).norm_squared();
-    let mut consider = |p: Point2<T>, q: Point2<T>, edge: InsideEdge<T>| {
+    // The best pair so far and its squared distance.
+    type Best<T> = ((Point2<T>, Point2<T>, InsideEdge<T>), T);
+    let (p0, q0) = (a.core_vertex(0), b_in_a * b.core_vertex(0));
+    let mut best: Best<T> = ((p0, q0, None), (q0 - p0).norm_squared());
+    let consider = |best: &mut Best<T>, p: Point2<T>, q: Point2<T>, edge: InsideEdge<T>| {
         let d2 = (q - p).norm_squared();
-        if d2 < best_d2 {
-            best = (p, q, edge);
-            best_d2 = d2;
+        if d2 < best.1 {
+            *best = ((p, q, edge), d2);
         }
     };
     // The edge, when the closest point to `v` on it is strictly inside: `v`
@@ -422,33 +442,83 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         (t > T::zero() && t < e.norm_squared()).then_some((e0, e, of_a))
     };
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
-    let edge_a = |i: usize| (a.core_vertex(i), a.core_vertex((i + 1) % na));
-    let edge_b = |j: usize| {
+    let (ea, eb) = (a.core_edge_count(), b.core_edge_count());
+    let vb = |j: usize| b_in_a * b.core_vertex(j % nb);
+    // Whether a pair with lower bound `lb` can be skipped.
+    let beyond = |lb: T, best_d2: T| lb > T::zero() && lb * lb > best_d2;
+    // A's vertex `i` against B's edges, B's vertex `j` against A's edges,
+    // pruned by the projections on the unit `s` (zero: no pruning); B's
+    // through `s` in its own frame, without moving its vertices.
+    let vertex_of_a = |i: usize, s: &Vector2<T>, best: &mut Best<T>| {
+        let p = a.core_vertex(i);
+        if eb == 0 {
+            consider(best, p, vb(0), None);
+            return;
+        }
+        let (s_b, off) = (
+            b_in_a.rotation.inverse_transform_vector(s),
+            b_in_a.translation.vector.dot(s),
+        );
+        let proj_b = |j: usize| b.core_vertex(j % nb).coords.dot(&s_b) + off;
+        let ps = p.coords.dot(s);
+        for j in 0..eb {
+            if beyond(Float::min(proj_b(j), proj_b(j + 1)) - ps, best.1) {
+                continue;
+            }
+            let (q0, q1) = (vb(j), vb(j + 1));
+            let q = shape::dim2::closest_point_on_segment(&q0, &q1, &p);
+            consider(best, p, q, inside(&p, q0, q1, false));
+        }
+    };
+    let vertex_of_b = |j: usize, s: &Vector2<T>, best: &mut Best<T>| {
+        let q = vb(j);
+        let qs = q.coords.dot(s);
+        for i in 0..ea {
+            let (p0, p1) = (a.core_vertex(i), a.core_vertex((i + 1) % na));
+            if beyond(qs - Float::max(p0.coords.dot(s), p1.coords.dot(s)), best.1) {
+                continue;
+            }
+            let p = shape::dim2::closest_point_on_segment(&p0, &p1, &q);
+            consider(best, p, q, inside(&q, p0, p1, true));
+        }
+    };
+    // The supports along the separating axis first (the vertices nearest
+    // the other core along it).
+    let s = axis.copied().unwrap_or_else(Vector2::zeros);
+    let proj_a = |i: usize, s: &Vector2<T>| a.core_vertex(i).coords.dot(s);
+    let proj_b = |j: usize, s: &Vector2<T>| vb(j).coords.dot(s);
+    let first_a = (1..na).fold(0, |m, i| if proj_a(i, &s) > proj_a(m, &s) { i } else { m });
+    let first_b = (1..nb).fold(0, |m, j| if proj_b(j, &s) < proj_b(m, &s) { j } else { m });
+    vertex_of_a(first_a, &s, &mut best);
+    vertex_of_b(first_b, &s, &mut best);
+    // Then every pair, pruned along the best pair's direction: the bound
+    // `|q − v| ≥ (q − v)·s` holds for any unit `s`, and is tightest near
+    // the closest pair's direction. Whole vertices are skipped with the
+    // extreme projections (`|q − p| ≥ min_B·s − p·s` for every q of B).
+    let s = match (axis, length_and_direction(best.0.1 - best.0.0)) {
+        (Some(_), Some((_, u))) => u,
+        (Some(_), None) => s,
+        (None, _) => Vector2::zeros(),
+    };
+    let (lo_b, hi_a) = if axis.is_some() {
         (
-            b_in_a * b.core_vertex(j),
-            b_in_a * b.core_vertex((j + 1) % nb),
+            (0..nb).fold(T::infinity(), |m, j| Float::min(m, proj_b(j, &s))),
+            (0..na).fold(T::neg_infinity(), |m, i| Float::max(m, proj_a(i, &s))),
         )
+    } else {
+        (T::neg_infinity(), T::infinity())
     };
     for i in 0..na {
-        let p = a.core_vertex(i);
-        for j in 0..b.core_edge_count() {
-            let (q0, q1) = edge_b(j);
-            let q = shape::dim2::closest_point_on_segment(&q0, &q1, &p);
-            consider(p, q, inside(&p, q0, q1, false));
-        }
-        if b.core_edge_count() == 0 {
-            consider(p, b_in_a * b.core_vertex(0), None);
+        if i != first_a && !beyond(lo_b - proj_a(i, &s), best.1) {
+            vertex_of_a(i, &s, &mut best);
         }
     }
     for j in 0..nb {
-        let q = b_in_a * b.core_vertex(j);
-        for i in 0..a.core_edge_count() {
-            let (p0, p1) = edge_a(i);
-            let p = shape::dim2::closest_point_on_segment(&p0, &p1, &q);
-            consider(p, q, inside(&q, p0, p1, true));
+        if j != first_b && !beyond(proj_b(j, &s) - hi_a, best.1) {
+            vertex_of_b(j, &s, &mut best);
         }
     }
-    best
+    best.0
 }
 
 /// The direction (A → B) and distance of the closest core points `pa`, `pb`
@@ -489,7 +559,7 @@ pub(crate) fn touching_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
     let (ra, rb) = (a.radius(), b.radius());
-    let (pa, pb, edge) = closest_core_features(a, b, b_in_a);
+    let (pa, pb, edge) = closest_core_features(a, b, b_in_a, None);
     let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
         let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), Vector2::x()));
         (n, d)

@@ -1,4 +1,16 @@
 //! An axis-aligned box that stays axis-aligned.
+//!
+//! Its queries ignore the pose's rotation and, like `contains_point`, compare
+//! world coordinates with the world box `[min + t, max + t]` (`t` the pose's
+//! translation), so a ray cast or projection and a containment test agree on
+//! every point exactly.
+//!
+//! **Ray cast**: the slab method (`single::slab_span`): per axis, the times
+//! `(min + t − o)/d` and `(max + t − o)/d` bound the line; an axis the ray
+//! runs parallel to holds all of it or none (closed: a ray along a face's line
+//! hits). The normal is the face whose bound is the binding one (the lower
+//! axis at a corner). **Projection**: the clamp; a hollow query of a point
+//! inside goes to the nearest face (`single::box_projection` for ties).
 
 use core::any::Any;
 
@@ -6,8 +18,10 @@ use nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
 use num_traits::Float;
 
 use super::{check_finite_point, check_positive_vector, check_positive_width};
+use crate::single::{ScaledRay, box_projection, resolve, slab_span};
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed axis-aligned box `[min, max]` in local coordinates that stays
@@ -131,6 +145,58 @@ impl<T: Real> Shape<T> for Aabb<T> {
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Aabb<T> {
+    /// The first hit (module notes); the pose's rotation is ignored.
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Aabb, Ray, RayCast};
+    /// let tile = Aabb::new(Point2::new(0.0, 0.0), Point2::new(2.0, 1.0)).unwrap();
+    /// let pose = Isometry2::new(Vector2::new(10.0, 0.0), 0.7); // turned: ignored
+    /// let ray = Ray::new(Point2::new(0.0, 0.5), Vector2::new(4.0, 0.0));
+    /// let hit = tile.cast_ray(&pose, &ray, 100.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (2.5, Point2::new(10.0, 0.5)));
+    /// assert_eq!(hit.normal.into_inner(), Vector2::new(-1.0, 0.0));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let b = self.bounding_box(pose);
+        let s = ScaledRay::new(ray);
+        let span = slab_span(&s.origin, &s.dir, &b.min, &b.max);
+        let inside = span.is_some_and(|sp| sp.holds_origin());
+        resolve(
+            ray,
+            &s,
+            span,
+            inside,
+            max_toi,
+            solid,
+            &Isometry2::identity(),
+        )
+    }
+}
+
+impl<T: Real> PointQuery<T> for Aabb<T> {
+    /// The nearest point of the box (of its boundary, hollow); the pose's
+    /// rotation is ignored.
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        let b = self.bounding_box(pose);
+        let (point, is_inside) = box_projection(p, &b.min, &b.max, solid);
+        PointProjection { point, is_inside }
+    }
 }
 
 impl<T: Real> Convex<T> for Aabb<T> {
@@ -206,6 +272,65 @@ mod tests {
         assert_eq!(a.vertices(&pose)[2], p(13.0, -3.0));
     }
     for_each_precision!(rotation, ignores_rotation);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let a = Aabb::new(p(-1.0, -2.0), p(3.0, 2.0)).unwrap();
+        // At (10, −5), turned (ignored): the box [9, 13] × [−7, −3].
+        let pose = Isometry2::new(v(10.0, -5.0), T::lit(0.9));
+        let inf = T::infinity();
+        let cast = |o: Point2<T>, d: Vector2<T>, solid: bool| {
+            a.cast_ray(&pose, &Ray::new(o, d), inf, solid)
+        };
+        let h = cast(p(0.0, -4.0), v(3.0, 0.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(3.0), p(9.0, -4.0), v(-1.0, 0.0))
+        );
+        // Entering at the corner (13, −3): tie, the x face's normal.
+        let h = cast(p(15.0, -1.0), v(-1.0, -1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(13.0, -3.0), v(1.0, 0.0))
+        );
+        // Touching the corner (13, −3) only: a single point, the y face's normal.
+        let h = cast(p(11.0, -1.0), v(1.0, -1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(13.0, -3.0), v(0.0, 1.0))
+        );
+        assert!(cast(p(11.0, -0.5), v(1.0, -1.0), true).is_none());
+        // Along the top face's line: closed, it hits the corner.
+        let h = cast(p(5.0, -3.0), v(1.0, 0.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(9.0, -3.0)));
+        // Inside: solid at the origin, hollow at the exit, inward normal.
+        let h = cast(p(10.0, -4.0), v(0.0, 0.5), false).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(10.0, -3.0), v(0.0, -1.0))
+        );
+        assert_eq!(
+            cast(p(10.0, -4.0), v(0.0, 0.5), true).unwrap().toi,
+            T::zero()
+        );
+        // On a face pointing out: solid 0, hollow 0 (it leaves at once).
+        assert_eq!(
+            cast(p(9.0, -4.0), v(-1.0, 0.0), false).unwrap().toi,
+            T::zero()
+        );
+        // On a face pointing in: hollow goes to the far face.
+        let h = cast(p(9.0, -4.0), v(1.0, 0.0), false).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(13.0, -4.0)));
+        // Projections (the rotation ignored).
+        let pr = a.project_point(&pose, &p(20.0, 0.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(13.0, -3.0), false));
+        let pr = a.project_point(&pose, &p(10.0, -3.5), false);
+        assert_eq!((pr.point, pr.is_inside), (p(10.0, -3.0), true));
+        let pr = a.project_point(&pose, &p(10.0, -3.5), true);
+        assert_eq!((pr.point, pr.is_inside), (p(10.0, -3.5), true));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         let o = Point2::<T>::origin();

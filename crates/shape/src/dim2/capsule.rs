@@ -1,12 +1,40 @@
 //! A capsule: a segment grown by a radius.
+//!
+//! Its queries work in the capsule's frame (the point mapped by
+//! `inverse_transform_point`, as `contains_point` maps it), with the core
+//! `[a, b]`, `e = b − a` and radius `r`.
+//!
+//! **Ray cast**: the capsule is the union of the rectangle swept by the core
+//! across `±r` and the two disks at its end points, so the line meets it in
+//! the union of three intervals, itself an interval (the capsule is convex).
+//! 1. The disks: `single::ball_roots` around `a` and `b`.
+//! 2. The two side lines `e × (x − a) = ±r|e|`: the line crosses them at
+//!    `t = (±r|e| − e × (o − a)) / (e × d)` (none when parallel); a crossing
+//!    is a point of the capsule's boundary when its position along the core,
+//!    `(x − a)·e`, lies in `[0, |e|²]`.
+//! 3. The entry is the first of the valid side entries and the disks'
+//!    entries, the exit the last of the exits. A rectangle entered through
+//!    one of its ends is entered there inside a disk, so the disk's interval
+//!    already starts no later: the ends need no test of their own.
+//!
+//! Normals: `±e⊥` on the sides, `x − a` or `x − b` on the caps. Solid,
+//! hollow, inside and outside as in `single`.
+//!
+//! **Projection**: the core's closest point `c` (Ericson §5.1.2) pushed out
+//! to `c + r (p − c)/|p − c|`; a point on the core itself goes to the left
+//! side, `c + r e⊥/|e|`.
 
 use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
-use super::{check_finite_extent, check_finite_point, check_positive, polygonal, unit_direction};
+use super::{
+    check_finite_extent, check_finite_point, check_positive, polygonal, scaled_norm, unit_direction,
+};
+use crate::single::{ScaledRay, Span, ball_roots, resolve};
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// The closed set of points within `radius` of the segment `[a, b]`: a
@@ -92,6 +120,77 @@ impl<T: Real> Capsule<T> {
     pub fn closest_core_point(&self, p: &Point2<T>) -> Point2<T> {
         polygonal::closest_on_segment(&self.a, &self.b, p)
     }
+
+    /// The span of the line `o + t d` (local frame) through the capsule
+    /// (module notes).
+    fn span(&self, o: &Point2<T>, d: &Vector2<T>) -> Option<Span<T, 2>> {
+        let mut span: Option<Span<T, 2>> = None;
+        let mut enter = |t: T, n: Vector2<T>| match &mut span {
+            Some(s) if t >= s.t_in => {}
+            Some(s) => {
+                s.t_in = t;
+                s.n_in = n;
+            }
+            None => {
+                span = Some(Span {
+                    t_in: t,
+                    n_in: n,
+                    t_out: t,
+                    n_out: n,
+                });
+            }
+        };
+        let e = self.b - self.a;
+        let ee = e.norm_squared();
+        let along = |t: T| (o - self.a + d * t).dot(&e);
+        let on_side = |t: T| {
+            let u = along(t);
+            u >= T::zero() && u <= ee
+        };
+        let v0 = e.perp(&(o - self.a));
+        let dv = e.perp(d);
+        let left = Vector2::new(-e.y, e.x);
+        let mut exits: [Option<(T, Vector2<T>)>; 3] = [None; 3];
+        if dv != T::zero() {
+            let re = self.radius * scaled_norm(&e);
+            // At t_right the line is on the right side (e × (x − a) = −r|e|).
+            let t_right = (-re - v0) / dv;
+            let t_left = (re - v0) / dv;
+            let ((t0, n0), (t1, n1)) = if t_right <= t_left {
+                ((t_right, -left), (t_left, left))
+            } else {
+                ((t_left, left), (t_right, -left))
+            };
+            if on_side(t0) {
+                enter(t0, n0);
+            }
+            if on_side(t1) {
+                exits[0] = Some((t1, n1));
+            }
+        }
+        for (k, c) in [self.a, self.b].into_iter().enumerate() {
+            let oc = o - c;
+            if let Some((t0, t1)) = ball_roots(&oc, d, self.radius, false) {
+                enter(t0, oc + d * t0);
+                exits[k + 1] = Some((t1, oc + d * t1));
+            }
+        }
+        let mut span = span?;
+        // The last exit (the entry itself if rounding lost every exit).
+        let mut first = true;
+        for (t, n) in exits.into_iter().flatten() {
+            if first || t > span.t_out {
+                span.t_out = t;
+                span.n_out = n;
+                first = false;
+            }
+        }
+        if span.t_out < span.t_in {
+            span.t_out = span.t_in;
+            span.n_out = span.n_in;
+        }
+        Some(span)
+    }
 }
 
 impl<T: Real> Shape<T> for Capsule<T> {
@@ -113,6 +212,65 @@ impl<T: Real> Shape<T> for Capsule<T> {
     }
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
+    }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Capsule<T> {
+    /// The first hit (module notes).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Capsule, Ray, RayCast};
+    /// let pill = Capsule::new(Point2::new(-2.0, 0.0), Point2::new(2.0, 0.0), 1.0).unwrap();
+    /// let id = Isometry2::identity();
+    /// // Down onto the flat side, and along the axis onto the cap.
+    /// let hit = pill.cast_ray(&id, &Ray::new(Point2::new(1.0, 5.0), Vector2::new(0.0, -2.0)), 9.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (2.0, Point2::new(1.0, 1.0)));
+    /// let hit = pill.cast_ray(&id, &Ray::new(Point2::new(-7.0, 0.0), Vector2::new(1.0, 0.0)), 9.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.normal.into_inner()), (4.0, Vector2::new(-1.0, 0.0)));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let o = s.origin;
+        let inside = (o - self.closest_core_point(&o)).norm_squared() <= self.radius * self.radius;
+        let span = self.span(&o, &s.dir);
+        resolve(ray, &s, span, inside, max_toi, solid, pose)
+    }
+}
+
+impl<T: Real> PointQuery<T> for Capsule<T> {
+    /// The nearest point of the capsule (of its boundary, hollow).
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        let q = pose.inverse_transform_point(p);
+        let c = self.closest_core_point(&q);
+        let w = q - c;
+        let is_inside = w.norm_squared() <= self.radius * self.radius;
+        if is_inside && solid {
+            return PointProjection {
+                point: *p,
+                is_inside,
+            };
+        }
+        let u = unit_direction(&w).unwrap_or_else(|| {
+            let e = self.b - self.a;
+            unit_direction(&Vector2::new(-e.y, e.x)).unwrap_or_else(Vector2::y)
+        });
+        PointProjection {
+            point: pose * (c + u * self.radius),
+            is_inside,
+        }
     }
 }
 
@@ -162,6 +320,7 @@ mod tests {
     use super::*;
     use crate::for_each_precision;
     use crate::testing::test_tolerance;
+    use num_traits::Float;
 
     fn known_values<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
@@ -192,6 +351,69 @@ mod tests {
         );
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let c = Capsule::new(p(-2.0, 0.0), p(2.0, 0.0), T::lit(5.0)).unwrap();
+        let id = Isometry2::identity();
+        let inf = T::infinity();
+        let cast =
+            |o: Point2<T>, d: Vector2<T>, solid: bool| c.cast_ray(&id, &Ray::new(o, d), inf, solid);
+        // Onto the flat top, and through the top's end (a junction with the cap).
+        let h = cast(p(0.0, 9.0), v(0.0, -1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(0.0, 5.0), v(0.0, 1.0))
+        );
+        let h = cast(p(2.0, 9.0), v(0.0, -1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(2.0, 5.0), v(0.0, 1.0))
+        );
+        // Onto the right cap, 3-4-5: from (12, 3) along −x, at (6, 3).
+        let h = cast(p(12.0, 3.0), v(-2.0, 0.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(3.0), p(6.0, 3.0), v(0.8, 0.6))
+        );
+        // Hollow from inside: leaves through the left cap at (−6, 3), inward normal.
+        let h = cast(p(0.0, 3.0), v(-1.0, 0.0), false).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(6.0), p(-6.0, 3.0), v(0.8, -0.6))
+        );
+        // Along the top side's line: grazes the whole flat, entering at (−2, 5).
+        let h = cast(p(-9.0, 5.0), v(1.0, 0.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(7.0), p(-2.0, 5.0), v(0.0, 1.0))
+        );
+        let h = cast(p(-2.0, 5.0), v(1.0, 0.0), false).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(2.0, 5.0)));
+        assert!(cast(p(-9.0, 5.25), v(1.0, 0.0), true).is_none());
+        // A slanted miss past the cap, and a hit behind.
+        assert!(cast(p(8.0, 8.0), v(1.0, 0.0), true).is_none());
+        assert!(cast(p(0.0, 9.0), v(0.0, 1.0), true).is_none());
+        // Turned a quarter at (10, 0): the core runs from (10, −2) to (10, 2).
+        let pose = Isometry2::new(v(10.0, 0.0), T::frac_pi_2());
+        let h = c
+            .cast_ray(&pose, &Ray::new(p(0.0, 1.0), v(1.0, 0.0)), inf, true)
+            .unwrap();
+        assert!(Float::abs(h.toi - T::lit(5.0)) < test_tolerance::<T>(T::lit(10.0)));
+        // Projections.
+        let pr = c.project_point(&id, &p(1.0, 9.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 5.0), false));
+        let pr = c.project_point(&id, &p(5.0, 4.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(5.0, 4.0), true));
+        let pr = c.project_point(&id, &p(5.0, 4.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(5.0, 4.0), true));
+        let pr = c.project_point(&id, &p(1.0, 2.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 5.0), true));
+        // On the core: the left side (e⊥ = +y here).
+        assert_eq!(c.project_point(&id, &p(1.0, 0.0), false).point, p(1.0, 5.0));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         let o = Point2::<T>::origin();

@@ -1,12 +1,28 @@
 //! A disk, centred on its local origin.
+//!
+//! Its queries ignore the pose's rotation and work relative to the centre
+//! `c` (the arithmetic `contains_point` uses: `|p − c|² ≤ r²`).
+//!
+//! **Ray cast**: the line `o + t d` meets the disk where `|o − c + t d|² = r²`,
+//! a quadratic solved without cancellation by `single::ball_roots`
+//! (the discriminant from the foot of the perpendicular, the far root by the
+//! formula and the near one by Vieta); the normal at a hit point `x` is
+//! `(x − c) / r`. Solid, hollow, inside and outside as in `single`.
+//!
+//! **Projection**: `c + r (p − c)/|p − c|` (scaled so that neither the square
+//! nor the norm overflows); a hollow query of the centre itself has every
+//! boundary point at distance `r` and takes `c + r x̂` (the `+x` rule of
+//! `docs/conventions.md`).
 
 use core::any::Any;
 
-use nalgebra::{Isometry2, Point2, Vector2};
+use nalgebra::{Isometry2, Point2, UnitComplex, Vector2};
 
 use super::{check_positive, unit_direction};
+use crate::single::{ScaledRay, ball_span, resolve};
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed disk of radius `r` centred on the local origin.
@@ -63,6 +79,69 @@ impl<T: Real> Shape<T> for Circle<T> {
     }
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
+    }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Circle<T> {
+    /// The first hit (the contract of [`RayCast`](crate::RayCast)).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Circle, Ray, RayCast};
+    /// let ball = Circle::new(5.0).unwrap();
+    /// let ray = Ray::new(Point2::new(-10.0, 3.0), Vector2::new(1.0, 0.0));
+    /// let hit = ball.cast_ray(&Isometry2::identity(), &ray, f64::INFINITY, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (6.0, Point2::new(-4.0, 3.0)));
+    /// assert_eq!(hit.normal.into_inner(), Vector2::new(-0.8, 0.6));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let c = pose.translation.vector;
+        let s = ScaledRay::new(ray).translated_back(&c);
+        let o = s.origin.coords;
+        let inside = o.norm_squared() <= self.radius * self.radius;
+        let span = ball_span(&o, &s.dir, self.radius, inside);
+        let frame = Isometry2::from_parts(pose.translation, UnitComplex::identity());
+        resolve(ray, &s, span, inside, max_toi, solid, &frame)
+    }
+}
+
+impl<T: Real> PointQuery<T> for Circle<T> {
+    /// The nearest point of the disk (of its circle, hollow).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2};
+    /// use shape::{Circle, PointQuery};
+    /// let ball = Circle::new(5.0).unwrap();
+    /// let pr = ball.project_point(&Isometry2::translation(1.0, 0.0), &Point2::new(7.0, 8.0), true);
+    /// assert_eq!((pr.point, pr.is_inside), (Point2::new(4.0, 4.0), false));
+    /// ```
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        let c = pose.translation.vector;
+        let v = p.coords - c;
+        let is_inside = v.norm_squared() <= self.radius * self.radius;
+        if is_inside && solid {
+            return PointProjection {
+                point: *p,
+                is_inside,
+            };
+        }
+        let u = unit_direction(&v).unwrap_or_else(Vector2::x);
+        PointProjection {
+            point: Point2::from(c + u * self.radius),
+            is_inside,
+        }
     }
 }
 
@@ -134,6 +213,69 @@ mod tests {
         assert!(!c.contains_point(&pose, &Point2::new(out, T::lit(-1.0))));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let c = Circle::new(T::lit(5.0)).unwrap();
+        // Centred at (1, 1), turned: the rotation changes nothing.
+        let pose = Isometry2::new(v(1.0, 1.0), T::lit(0.3));
+        let inf = T::infinity();
+        // 3-4-5: from (−9, 4) along +x, entering at (−3, 4), leaving at (5, 4).
+        let ray = Ray::new(p(-9.0, 4.0), v(2.0, 0.0));
+        let h = c.cast_ray(&pose, &ray, inf, true).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(3.0), p(-3.0, 4.0)));
+        assert_eq!(h.normal.into_inner(), v(-0.8, 0.6));
+        assert_eq!(c.cast_ray(&pose, &ray, inf, false), Some(h));
+        assert!(c.cast_ray(&pose, &ray, T::lit(2.9), true).is_none());
+        // Inside: solid at the origin, hollow at the exit with the inward normal.
+        let ray = Ray::new(p(-3.0, 4.0), v(4.0, 0.0));
+        let h = c.cast_ray(&pose, &ray, inf, true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::zero(), p(-3.0, 4.0), v(-1.0, 0.0))
+        );
+        let h = c.cast_ray(&pose, &ray, inf, false).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(5.0, 4.0)));
+        assert_eq!(h.normal.into_inner(), v(-0.8, -0.6));
+        // On the boundary pointing out: solid at 0; hollow leaves at 0.
+        let ray = Ray::new(p(6.0, 1.0), v(1.0, 0.0));
+        assert_eq!(c.cast_ray(&pose, &ray, inf, false).unwrap().toi, T::zero());
+        // Grazing the top: a tangent hit, normal perpendicular to the ray.
+        let ray = Ray::new(p(-7.0, 6.0), v(1.0, 0.0));
+        let h = c.cast_ray(&pose, &ray, inf, true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(8.0), p(1.0, 6.0), v(0.0, 1.0))
+        );
+        let above = T::lit(6.0) + T::lit(6.0) * T::epsilon();
+        assert!(
+            c.cast_ray(
+                &pose,
+                &Ray::new(Point2::new(T::lit(-7.0), above), v(1.0, 0.0)),
+                inf,
+                true
+            )
+            .is_none()
+        );
+        // Behind.
+        assert!(
+            c.cast_ray(&pose, &Ray::new(p(-9.0, 4.0), v(-1.0, 0.0)), inf, true)
+                .is_none()
+        );
+        // Projections.
+        let pr = c.project_point(&pose, &p(7.0, 9.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(4.0, 5.0), false));
+        let pr = c.project_point(&pose, &p(1.0, 2.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 2.0), true));
+        let pr = c.project_point(&pose, &p(1.0, 2.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 6.0), true));
+        assert_eq!(
+            c.project_point(&pose, &p(1.0, 1.0), false).point,
+            p(6.0, 1.0)
+        );
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_radius<T: Real>() {
         assert!(matches!(

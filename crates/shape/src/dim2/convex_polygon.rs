@@ -1,4 +1,10 @@
 //! A convex polygon with any number of vertices.
+//!
+//! Ray casts (Cyrus–Beck clipping against every edge's half-plane) and
+//! projections (the edges' half-planes decide inside; else the nearest of the
+//! edges' closest points) are shared with the triangle
+//! (`polygonal::cast_ray_ccw`, `polygonal::project_ccw`; the method in
+//! `single::polygon_span`).
 
 use core::any::Any;
 
@@ -6,7 +12,8 @@ use nalgebra::{Isometry2, Point2, Vector2};
 
 use super::polygonal;
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed convex polygon in local coordinates, stored counter-clockwise with
@@ -131,6 +138,48 @@ impl<T: Real> Shape<T> for ConvexPolygon<T> {
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for ConvexPolygon<T> {
+    /// The first hit, by Cyrus–Beck clipping against the edges' half-planes
+    /// in the shape's frame (the contract of [`RayCast`](crate::RayCast)).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{ConvexPolygon, Ray, RayCast};
+    /// let square = ConvexPolygon::new(&[
+    ///     Point2::new(0.0, 0.0), Point2::new(2.0, 0.0), Point2::new(2.0, 2.0), Point2::new(0.0, 2.0),
+    /// ]).unwrap();
+    /// let ray = Ray::new(Point2::new(1.0, 1.0), Vector2::new(0.0, 1.0));
+    /// let id = Isometry2::identity();
+    /// assert_eq!(square.cast_ray(&id, &ray, 10.0, true).unwrap().toi, 0.0); // starts inside
+    /// let exit = square.cast_ray(&id, &ray, 10.0, false).unwrap(); // hollow: where it leaves
+    /// assert_eq!((exit.toi, exit.point), (1.0, Point2::new(1.0, 2.0)));
+    /// assert_eq!(exit.normal.into_inner(), Vector2::new(0.0, -1.0));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        polygonal::cast_ray_ccw(&self.vertices, &self.normals, pose, ray, max_toi, solid)
+    }
+}
+
+impl<T: Real> PointQuery<T> for ConvexPolygon<T> {
+    /// The nearest point of the shape (of its boundary, hollow): inside by the
+    /// edges' half-planes, else the nearest of the edges' closest points.
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        polygonal::project_ccw(&self.vertices, pose, p, solid)
+    }
 }
 
 impl<T: Real> Convex<T> for ConvexPolygon<T> {
@@ -229,6 +278,47 @@ mod tests {
         ));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = pt::<T>;
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        // A diamond |x| + |y| ≤ 2, turned a quarter (the same diamond).
+        let d =
+            ConvexPolygon::new(&[p(2.0, 0.0), p(0.0, 2.0), p(-2.0, 0.0), p(0.0, -2.0)]).unwrap();
+        let id = Isometry2::identity();
+        let inf = T::infinity();
+        let cast = |o: Point2<T>, dir: Vector2<T>, solid: bool| {
+            d.cast_ray(&id, &Ray::new(o, dir), inf, solid)
+        };
+        // Onto the upper-right edge from (3, 3): at (1, 1), normal (1, 1)/√2.
+        let h = cast(p(3.0, 3.0), v(-1.0, -1.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(1.0, 1.0)));
+        let s = Float::sqrt(T::half());
+        assert!(
+            (h.normal.into_inner() - Vector2::new(s, s)).norm() < test_tolerance::<T>(T::one())
+        );
+        // Through the vertex (2, 0) only.
+        let h = cast(p(2.0, -3.0), v(0.0, 1.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(3.0), p(2.0, 0.0)));
+        assert!(cast(p(2.0 + 1e-3, -3.0), v(0.0, 1.0), true).is_none());
+        // Along an edge's line: it hits the first vertex.
+        let h = cast(p(4.0, -2.0), v(-1.0, 1.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(2.0, 0.0)));
+        // Inside, hollow: leaves through the left vertex (−2, 0), either edge's normal.
+        let h = cast(p(0.0, 0.0), v(-4.0, 0.0), false).unwrap();
+        assert_eq!((h.toi, h.point), (T::half(), p(-2.0, 0.0)));
+        assert!(h.normal.x > T::zero());
+        // Far from the origin on exact coordinates: the same time.
+        let far = Isometry2::translation(T::lit(4096.0), T::lit(-4096.0));
+        let ray = Ray::new(p(4099.0, -4093.0), v(-1.0, -1.0));
+        assert_eq!(d.cast_ray(&far, &ray, inf, true).unwrap().toi, T::two());
+        // Projections.
+        let pr = d.project_point(&id, &p(3.0, 3.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 1.0), false));
+        let pr = d.project_point(&id, &p(0.5, 0.5), false);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 1.0), true));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn validation<T: Real>() {
         let p = pt::<T>;

@@ -1,11 +1,33 @@
 //! An ellipse that rotates with its pose.
+//!
+//! Its queries work in the ellipse's frame (the point mapped by
+//! `inverse_transform_point`, as `contains_point` maps it).
+//!
+//! **Ray cast**: the map `diag(1/rx, 1/ry)` turns the ellipse into the unit
+//! disk and the line `o + t d` into the line `o' + t d'` with the same
+//! parameter `t` (the map is linear), so the times are the roots of
+//! `|o' + t d'|² = 1`, found by `single::ball_roots` without cancellation
+//! (`d'` rescaled by a power of two first, which radii far from one may
+//! need). The normal is the gradient of `(x/rx)² + (y/ry)²` at the hit,
+//! `(x/rx², y/ry²)`, *not* the unit disk's normal mapped back; it is computed
+//! as `(u ry, v rx)` from the disk point `(u, v) = (x/rx, y/ry)`, the same
+//! direction times `rx ry`, with no division by the squared radii. Solid,
+//! hollow, inside and outside as in `single`.
+//!
+//! **Projection**: Eberly's exact nearest point (`ellipse_distance`): the
+//! query point itself inside a solid ellipse, else `nearest_boundary_point`.
 
 use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
+use super::ellipse_distance::nearest_boundary_point;
 use super::{check_positive_vector, scaled_norm, unit_direction};
-use crate::{BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind};
+use crate::single::{ScaledRay, Span, ball_roots, resolve};
+use crate::{
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind,
+};
 
 /// The closed ellipse `(x / rx)² + (y / ry)² ≤ 1` centred on the local origin,
 /// turning with its pose (seed 004's oriented bounding ellipse).
@@ -93,6 +115,69 @@ impl<T: Real> Shape<T> for Ellipse<T> {
     fn as_convex(&self) -> Option<&dyn Convex<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Ellipse<T> {
+    /// The first hit, by the quadratic in the frame where the ellipse is the
+    /// unit disk (module notes).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Ellipse, Ray, RayCast};
+    /// let e = Ellipse::new(Vector2::new(10.0_f64, 5.0)).unwrap();
+    /// let ray = Ray::new(Point2::new(6.0, 10.0), Vector2::new(0.0, -1.0));
+    /// let hit = e.cast_ray(&Isometry2::identity(), &ray, 100.0, true).unwrap();
+    /// assert!((hit.toi - 6.0).abs() < 1e-12); // at (6, 4): 0.6² + 0.8² = 1
+    /// let n = Vector2::new(3.0, 8.0).normalize(); // ∝ (6/10², 4/5²)
+    /// assert!((hit.normal.into_inner() - n).norm() < 1e-12);
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let (rx, ry) = (self.radii.x, self.radii.y);
+        let o = Point2::new(s.origin.x / rx, s.origin.y / ry);
+        let inside = o.x * o.x + o.y * o.y <= T::one();
+        let disk = ScaledRay::new(&Ray::new(o, Vector2::new(s.dir.x / rx, s.dir.y / ry)));
+        let (o, d) = (disk.origin.coords, disk.dir);
+        let normal = |t: T| {
+            let w = o + d * t;
+            Vector2::new(w.x * ry, w.y * rx)
+        };
+        let span = ball_roots(&o, &d, T::one(), inside).map(|(t0, t1)| Span {
+            t_in: disk.toi(t0),
+            n_in: normal(t0),
+            t_out: disk.toi(t1),
+            n_out: normal(t1),
+        });
+        resolve(ray, &s, span, inside, max_toi, solid, pose)
+    }
+}
+
+impl<T: Real> PointQuery<T> for Ellipse<T> {
+    /// The nearest point of the ellipse (of its boundary, hollow), exact up
+    /// to rounding (Eberly).
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        let q = pose.inverse_transform_point(p);
+        let (u, v) = (q.x / self.radii.x, q.y / self.radii.y);
+        let is_inside = u * u + v * v <= T::one();
+        let point = if is_inside && solid {
+            *p
+        } else {
+            pose * nearest_boundary_point(self.radii, &q)
+        };
+        PointProjection { point, is_inside }
+    }
 }
 
 impl<T: Real> Convex<T> for Ellipse<T> {
@@ -145,6 +230,61 @@ mod tests {
         assert_eq!((i.min, i.max), (-T::two(), T::two()));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let e = Ellipse::new(v(10.0, 5.0)).unwrap();
+        let tol = test_tolerance::<T>(T::lit(20.0));
+        let close = |a: Point2<T>, b: Point2<T>| (a - b).norm() < tol;
+        let id = Isometry2::identity();
+        let inf = T::infinity();
+        let cast =
+            |o: Point2<T>, d: Vector2<T>, solid: bool| e.cast_ray(&id, &Ray::new(o, d), inf, solid);
+        // Onto (6, 4) from above: the gradient (6/100, 4/25) ∝ (3, 8), not (3, 4).
+        let h = cast(p(6.0, 10.0), v(0.0, -1.0), true).unwrap();
+        assert!(Float::abs(h.toi - T::lit(6.0)) < tol && close(h.point, p(6.0, 4.0)));
+        let n = v(3.0, 8.0) / Float::sqrt(T::lit(73.0));
+        assert!((h.normal.into_inner() - n).norm() < tol);
+        // Along the major axis onto the vertex: exact with radii that are
+        // powers of two (the map to the disk divides by them).
+        let e8 = Ellipse::new(v(8.0, 4.0)).unwrap();
+        let h = e8
+            .cast_ray(&id, &Ray::new(p(-16.0, 0.0), v(2.0, 0.0)), inf, true)
+            .unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(-8.0, 0.0), v(-1.0, 0.0))
+        );
+        // Inside: solid at 0; hollow leaves at (6, −4), inward normal ∝ −(3, −8).
+        let h = cast(p(6.0, 0.0), v(0.0, -0.5), true).unwrap();
+        assert_eq!((h.toi, h.normal.into_inner()), (T::zero(), v(0.0, 1.0)));
+        let h = cast(p(6.0, 0.0), v(0.0, -0.5), false).unwrap();
+        assert!(Float::abs(h.toi - T::lit(8.0)) < tol && close(h.point, p(6.0, -4.0)));
+        assert!((h.normal.into_inner() - v(-3.0, 8.0) / Float::sqrt(T::lit(73.0))).norm() < tol);
+        // Tangent to the top (0, 5): a hit whose normal is +y; a hair above misses.
+        let h = cast(p(-20.0, 5.0), v(4.0, 0.0), true).unwrap();
+        assert!(Float::abs(h.toi - T::lit(5.0)) < tol && close(h.point, p(0.0, 5.0)));
+        assert!((h.normal.into_inner() - v(0.0, 1.0)).norm() < T::lit(1e-2));
+        assert!(cast(p(-20.0, 5.0 + 1e-3), v(4.0, 0.0), true).is_none());
+        // Turned a quarter at (0, 20): the major axis along y; the bottom vertex at (0, 10).
+        let pose = Isometry2::new(v(0.0, 20.0), T::frac_pi_2());
+        let h = e
+            .cast_ray(&pose, &Ray::new(p(0.0, 0.0), v(0.0, 1.0)), inf, true)
+            .unwrap();
+        assert!(Float::abs(h.toi - T::lit(10.0)) < tol);
+        assert!((h.normal.into_inner() - v(0.0, -1.0)).norm() < tol);
+        // Projections: on an axis exactly; inside hollow to the nearest boundary point.
+        let pr = e.project_point(&id, &p(0.0, 9.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(0.0, 5.0), false));
+        let pr = e.project_point(&id, &p(1.0, 1.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 1.0), true));
+        let pr = e.project_point(&id, &p(0.0, 3.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(0.0, 5.0), true));
+        let pr = e.project_point(&id, &p(6.0, 4.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(6.0, 4.0), true));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         assert_eq!(

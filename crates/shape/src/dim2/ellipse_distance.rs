@@ -36,11 +36,18 @@ const MAX_ROOT_ITERATIONS: usize = 200;
 /// `(1, k)`, `k ≤ 1` (everything normalised by the major radius). Newton's
 /// method inside the bracket; the result is the bracket's lower end, so the
 /// nearest point errs towards the query point.
-fn root_in<T: Real>(s0: T, s1: T, k: T, mut lo: T, mut hi: T) -> T {
-    let k2 = k * k;
+fn root_in<T: Real>(s0: T, s1: T, k: T, lo: T, hi: T) -> T {
+    root_shifted(s0, s1, k, (T::one(), k * k), lo, hi)
+}
+
+/// [`root_in`] for `F` written in a shifted unknown `σ = τ + c`: the
+/// denominators are `σ + shift.0` and `σ + shift.1` (`(1, k²)` for `τ`
+/// itself, `(1 − k², 0)` for `σ = τ + k²`, which keeps the small
+/// denominator `τ + k²` of points near the major axis without cancellation).
+fn root_shifted<T: Real>(s0: T, s1: T, k: T, shift: (T, T), mut lo: T, mut hi: T) -> T {
     let eval = |tau: T| {
-        let d0 = tau + T::one();
-        let d1 = tau + k2;
+        let d0 = tau + shift.0;
+        let d1 = tau + shift.1;
         let (g0, g1) = (s0 / d0, k * s1 / d1);
         let f = g0 * g0 + g1 * g1 - T::one();
         let df = -T::two() * (g0 * g0 / d0 + g1 * g1 / d1);
@@ -208,27 +215,41 @@ pub fn nearest_boundary_point<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Poin
     } else if level == T::zero() {
         (y0, y1)
     } else if y1 == T::zero() {
-        // On the major axis, inside.
-        let (numer, denom) = (e0 * y0, (e0 - e1) * (e0 + e1));
-        if numer < denom {
-            let xde0 = numer / denom;
-            let x0 = e0 * xde0;
-            let x1 = e1 * Float::sqrt(Float::max(T::zero(), T::one() - xde0 * xde0));
-            (x0, x1)
-        } else {
-            (e0, T::zero())
-        }
+        inside_on_major_axis(e0, e1, y0)
     } else if y0 == T::zero() {
         (T::zero(), e1)
     } else {
+        // Solved for σ = τ + k² ∈ [k s1, k²]: near the major axis σ is tiny
+        // and `τ + k²` would lose it to cancellation (x1 = e0 k² s1 / σ).
         let (s0, s1) = (y0 / e0, y1 / e0);
         let k = e1 / e0;
         let k2 = k * k;
-        let lo = -k2 + k * s1;
-        let tau = root_in(s0, s1, k, lo, T::zero());
-        (e0 * s0 / (tau + T::one()), e0 * k2 * s1 / (tau + k2))
+        let lo = k * s1;
+        if lo == T::zero() {
+            // s1 underflows against k: the point is on the major axis.
+            inside_on_major_axis(e0, e1, y0)
+        } else {
+            let c0 = (T::one() - k) * (T::one() + k);
+            let sigma = root_shifted(s0, s1, k, (c0, T::zero()), lo, k2);
+            (e0 * s0 / (sigma + c0), e0 * k2 * s1 / sigma)
+        }
     };
     restore(x0, x1, q, swap)
+}
+
+/// The nearest boundary point, first quadrant, of a point `(y0, 0)` inside
+/// on the major axis (module notes of [`nearest_boundary_point`]).
+#[inline]
+fn inside_on_major_axis<T: Real>(e0: T, e1: T, y0: T) -> (T, T) {
+    let (numer, denom) = (e0 * y0, (e0 - e1) * (e0 + e1));
+    if numer < denom {
+        let xde0 = numer / denom;
+        let x0 = e0 * xde0;
+        let x1 = e1 * Float::sqrt(Float::max(T::zero(), T::one() - xde0 * xde0));
+        (x0, x1)
+    } else {
+        (e0, T::zero())
+    }
 }
 
 #[cfg(test)]
@@ -272,4 +293,26 @@ mod tests {
         }
     }
     for_each_precision!(nearest, nearest_points);
+
+    /// Regressions (found by the projection property test): points very
+    /// near the major axis of a thin ellipse, inside, solved in `τ` lost the
+    /// small `τ + k²` to cancellation: an infinite coordinate for the first
+    /// (the bracket on the pole), a point 8% off the ellipse for the second.
+    fn near_the_centre<T: Real>() {
+        let r = Vector2::new(T::lit(0.007603921291359693), T::lit(0.05));
+        let tol = crate::testing::test_tolerance::<T>(T::one());
+        for (q, side) in [
+            ((-1.2705494208814505e-19, 3.589725630463725e-18), -1.0),
+            ((3.6945259676398505e-18, 1.8549392042938332e-17), 1.0),
+            ((1e-9, 0.01), 1.0),
+        ] {
+            let q = Point2::new(T::lit(q.0), T::lit(q.1));
+            let p = nearest_boundary_point(r, &q);
+            // Near the centre: near the co-vertex on q's side of the minor axis.
+            let level = (p.x / r.x) * (p.x / r.x) + (p.y / r.y) * (p.y / r.y) - T::one();
+            assert!(Float::abs(level) < tol, "{p:?} off the ellipse");
+            assert!(Float::abs(p.x - T::lit(side) * r.x) < T::lit(1e-3), "{p:?}");
+        }
+    }
+    for_each_precision!(near_centre, near_the_centre);
 }

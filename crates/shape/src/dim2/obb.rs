@@ -1,4 +1,12 @@
 //! An oriented box: a rectangle that turns with its pose.
+//!
+//! Its queries work in the box's frame (the point mapped by
+//! `inverse_transform_point`, as `contains_point` maps it), where the box is
+//! `[−h, h]`. **Ray cast**: the slab method (`single::slab_span`; Ericson
+//! §5.3.3): a ray through a corner hits it, a ray along a face's line hits
+//! the face; at a corner the normal is the local x face's. **Projection**:
+//! the clamp to `[−h, h]`; a hollow query of a point inside goes to the
+//! nearest face (`single::box_projection`).
 
 use core::any::Any;
 
@@ -6,8 +14,10 @@ use nalgebra::{Isometry2, Point2, Vector2};
 use num_traits::Float;
 
 use super::check_positive_vector;
+use crate::single::{ScaledRay, box_projection, resolve, slab_span};
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed rectangle `[−hx, hx] × [−hy, hy]` centred on the local origin that
@@ -106,6 +116,53 @@ impl<T: Real> Shape<T> for Obb<T> {
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Obb<T> {
+    /// The first hit (module notes).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Obb, Ray, RayCast};
+    /// let b = Obb::new(Vector2::new(1.0, 1.0)).unwrap();
+    /// // Through the corner (−1, −1).
+    /// let ray = Ray::new(Point2::new(-2.0, -3.0), Vector2::new(1.0, 2.0));
+    /// let hit = b.cast_ray(&Isometry2::identity(), &ray, 10.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (1.0, Point2::new(-1.0, -1.0)));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let h = Point2::from(self.half_extents);
+        let span = slab_span(&s.origin, &s.dir, &-h, &h);
+        let inside = span.is_some_and(|sp| sp.holds_origin());
+        resolve(ray, &s, span, inside, max_toi, solid, pose)
+    }
+}
+
+impl<T: Real> PointQuery<T> for Obb<T> {
+    /// The nearest point of the box (of its boundary, hollow).
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        let q = pose.inverse_transform_point(p);
+        let h = Point2::from(self.half_extents);
+        let (point, is_inside) = box_projection(&q, &-h, &h, solid);
+        PointProjection {
+            // Itself exactly when it projects to itself.
+            point: if point == q { *p } else { pose * point },
+            is_inside,
+        }
+    }
 }
 
 impl<T: Real> Convex<T> for Obb<T> {
@@ -181,6 +238,62 @@ mod tests {
         assert_eq!(v[2], Point2::new(T::lit(3.0), T::one()));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let b = Obb::new(v(2.0, 1.0)).unwrap();
+        let id = Isometry2::identity();
+        let inf = T::infinity();
+        let cast =
+            |o: Point2<T>, d: Vector2<T>, solid: bool| b.cast_ray(&id, &Ray::new(o, d), inf, solid);
+        // Into the corner (2, 1) along (−1, −2)... from (3, 3): enters there.
+        let h = cast(p(3.0, 3.0), v(-1.0, -2.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::one(), p(2.0, 1.0)));
+        assert_eq!(h.normal.into_inner(), v(1.0, 0.0));
+        // Grazing the corner (−2, 1) only.
+        let h = cast(p(-3.0, 0.0), v(1.0, 1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::one(), p(-2.0, 1.0), v(-1.0, 0.0))
+        );
+        assert!(cast(p(-3.0, 0.125), v(1.0, 1.0), true).is_none());
+        // Along the bottom face: it hits at the corner (−2, −1).
+        let h = cast(p(-6.0, -1.0), v(2.0, 0.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(-2.0, -1.0)));
+        // Along the bottom face starting at its corner, hollow: leaves at the far corner.
+        let h = cast(p(-2.0, -1.0), v(1.0, 0.0), false).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(2.0, -1.0), v(-1.0, 0.0))
+        );
+        // Inside, solid and hollow.
+        let h = cast(p(0.0, 0.0), v(0.0, 3.0), true).unwrap();
+        assert_eq!((h.toi, h.normal.into_inner()), (T::zero(), v(0.0, -1.0)));
+        let h = cast(p(0.0, 0.0), v(0.0, 4.0), false).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(0.25), p(0.0, 1.0), v(0.0, -1.0))
+        );
+        // Turned a quarter at (5, 0): the box is 2 wide in x, 4 tall in y.
+        let pose = Isometry2::new(v(5.0, 0.0), T::frac_pi_2());
+        let h = b
+            .cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true)
+            .unwrap();
+        let tol = T::lit(1e-5);
+        assert!(Float::abs(h.toi - T::lit(4.0)) < tol);
+        assert!((h.normal.into_inner() - v(-1.0, 0.0)).norm() < tol);
+        // Projections: outside to a corner, hollow inside to the nearest face.
+        let pr = b.project_point(&id, &p(5.0, 5.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(2.0, 1.0), false));
+        let pr = b.project_point(&id, &p(1.5, 0.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(2.0, 0.0), true));
+        let pr = b.project_point(&id, &p(1.5, 0.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.5, 0.0), true));
+        // The centre: the y faces are nearer (1 < 2); +y wins the tie.
+        assert_eq!(b.project_point(&id, &p(0.0, 0.0), false).point, p(0.0, 1.0));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         for (h, field) in [

@@ -102,6 +102,12 @@ pub(crate) fn closest_on_polygon<T: Real>(vertices: &[Point2<T>], p: &Point2<T>)
     if contains_ccw(vertices, p) {
         return *p;
     }
+    closest_on_boundary(vertices, p)
+}
+
+/// The point of the polygon's boundary closest to local point `p`, inside or
+/// outside: the nearest of the edges' closest points (the first edge on ties).
+pub(crate) fn closest_on_boundary<T: Real>(vertices: &[Point2<T>], p: &Point2<T>) -> Point2<T> {
     let n = vertices.len();
     let mut best = vertices[0];
     let mut best_d2 = Float::infinity();
@@ -114,6 +120,46 @@ pub(crate) fn closest_on_polygon<T: Real>(vertices: &[Point2<T>], p: &Point2<T>)
         }
     }
     best
+}
+
+/// The ray cast of a triangle or convex polygon (counter-clockwise vertices
+/// and their edges' outward unit normals, local frame) placed at `pose`:
+/// Cyrus–Beck clipping in the polygon's frame (`single::polygon_span`),
+/// whose bounds carry the exact signs of `contains_ccw`, then
+/// `single::resolve`.
+#[inline]
+pub(crate) fn cast_ray_ccw<T: Real>(
+    vertices: &[Point2<T>],
+    normals: &[Vector2<T>],
+    pose: &Isometry2<T>,
+    ray: &crate::Ray<T>,
+    max_toi: T,
+    solid: bool,
+) -> Option<crate::RayHit<T>> {
+    let s = crate::single::ScaledRay::new(ray).inverse_transformed(pose);
+    let span = crate::single::polygon_span(vertices, normals, &s.origin, &s.dir);
+    let inside = span.is_some_and(|sp| sp.holds_origin());
+    crate::single::resolve(ray, &s, span, inside, max_toi, solid, pose)
+}
+
+/// The projection of world point `p` on a triangle or convex polygon placed
+/// at `pose`: `p` itself when inside and `solid`, else the nearest boundary
+/// point.
+#[inline]
+pub(crate) fn project_ccw<T: Real>(
+    vertices: &[Point2<T>],
+    pose: &Isometry2<T>,
+    p: &Point2<T>,
+    solid: bool,
+) -> crate::PointProjection<T> {
+    let q = pose.inverse_transform_point(p);
+    let is_inside = contains_ccw(vertices, &q);
+    let point = if is_inside && solid {
+        *p
+    } else {
+        pose * closest_on_boundary(vertices, &q)
+    };
+    crate::PointProjection { point, is_inside }
 }
 
 /// Outward unit normal of the counter-clockwise edge `a → b`.

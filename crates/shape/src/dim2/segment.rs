@@ -1,12 +1,43 @@
 //! A line segment.
+//!
+//! **Ray cast**, in the segment's frame (where `contains_point` decides), with
+//! `e = b − a` and `×` the 2D cross product:
+//! 1. An origin on the segment (the exact test of `contains_point`) is the
+//!    hit, at time 0.
+//! 2. The orientation tests `sa = d × (a − o)`, `sb = d × (b − o)` say on
+//!    which side of the ray's line each end point lies. Both zero, or both
+//!    within their rounding error bound (`8 ε (|dₓ wᵧ| + |dᵧ wₓ|)`, so that a
+//!    segment lying along the ray up to rounding is not "crossed" at some
+//!    arbitrary point of it): collinear;
+//!    the segment covers the times between those of its end points,
+//!    `(x − o)·d / |d|²`, and the hit is the first of them that is `≥ 0` (the
+//!    nearer end point, exactly), normal `−d/|d|`. Both strictly on one side:
+//!    no hit.
+//! 3. Otherwise the segment crosses the line at `p = a + u e`,
+//!    `u = sa / (sa − sb)` (the side distances interpolate linearly), a point
+//!    of the segment by construction and of the line up to rounding, also
+//!    for nearly parallel lines, where solving for the crossing by Cramer's
+//!    rule would put it anywhere. Its time is the projection
+//!    `(p − o)·d / |d|²`; behind the origin, no hit. The normal is the
+//!    segment's normal facing the ray. A ray through an end point hits it.
+//!
+//! A segment has no interior: solid and hollow casts agree.
+//!
+//! **Projection**: the clamped projection on the line (Ericson §5.1.2), or the
+//! query point itself when it lies on the segment (`is_inside`, the exact test
+//! of `contains_point`).
 
 use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};
+use num_traits::Float;
 
 use super::{check_finite_extent, check_finite_point, polygonal, scaled_norm};
+use crate::query::unit_vector;
+use crate::single::{ScaledRay, within};
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// The closed segment between two distinct local points: a wall, a laser, a
@@ -66,6 +97,14 @@ impl<T: Real> Segment<T> {
     pub fn closest_point(&self, p: &Point2<T>) -> Point2<T> {
         polygonal::closest_on_segment(&self.a, &self.b, p)
     }
+
+    /// Whether local point `q` lies on the segment: exactly on its line, and
+    /// between its end points.
+    fn holds(&self, q: &Point2<T>) -> bool {
+        let ab = self.b - self.a;
+        let aq = q - self.a;
+        ab.perp(&aq) == T::zero() && aq.dot(&ab) >= T::zero() && (q - self.b).dot(&ab) <= T::zero()
+    }
 }
 
 impl<T: Real> Shape<T> for Segment<T> {
@@ -88,6 +127,129 @@ impl<T: Real> Shape<T> for Segment<T> {
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Segment<T> {
+    /// The first point of the segment on the ray (module notes); `solid` does
+    /// not matter.
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Ray, RayCast, Segment};
+    /// let wall = Segment::new(Point2::new(2.0, -1.0), Point2::new(2.0, 1.0)).unwrap();
+    /// let ray = Ray::new(Point2::new(0.0, 0.0), Vector2::new(1.0, 0.5));
+    /// let hit = wall.cast_ray(&Isometry2::identity(), &ray, 100.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (2.0, Point2::new(2.0, 1.0))); // the end point counts
+    /// assert_eq!(hit.normal.into_inner(), Vector2::new(-1.0, 0.0));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        _solid: bool,
+    ) -> Option<RayHit<T>> {
+        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let (o, d) = (s.origin, s.dir);
+        let (a, b) = (self.a, self.b);
+        let e = b - a;
+        // Which side of the ray's line each end point lies on (orientation
+        // tests, the arithmetic of `contains_point`'s collinearity test).
+        let (wa, wb) = (a - o, b - o);
+        let (sa, sb) = (d.perp(&wa), d.perp(&wb));
+        // What rounding may do to them: `d × w` with `w` a rounded
+        // difference, two rounded products and a rounded difference of those.
+        let bound = |w: &Vector2<T>| {
+            T::epsilon() * T::lit(8.0) * (Float::abs(d.x * w.y) + Float::abs(d.y * w.x))
+        };
+        let (t, point, normal) = if self.holds(&o) {
+            // The origin lies on the segment.
+            (T::zero(), None, facing(&e, &d))
+        } else if Float::abs(sa) <= bound(&wa) && Float::abs(sb) <= bound(&wb) {
+            // Collinear: the end points' times along the ray.
+            let dd = d.norm_squared();
+            let (ta, tb) = ((a - o).dot(&d) / dd, (b - o).dot(&d) / dd);
+            let (t0, p0, t1) = if ta <= tb { (ta, a, tb) } else { (tb, b, ta) };
+            if t1 < T::zero() {
+                return None;
+            }
+            if t0 > T::zero() {
+                (t0, Some(p0), -d)
+            } else {
+                (T::zero(), None, -d)
+            }
+        } else {
+            if (sa > T::zero() && sb > T::zero()) || (sa < T::zero() && sb < T::zero()) {
+                return None;
+            }
+            // The crossing, interpolated between the end points by their
+            // distances to the ray's line (on the segment by construction, on
+            // the line up to rounding), and its time by projection on the ray.
+            let u = Float::min(Float::max(sa / (sa - sb), T::zero()), T::one());
+            let p = a + e * u;
+            let t = (p - o).dot(&d) / d.norm_squared();
+            if t < T::zero() {
+                return None;
+            }
+            // The line crosses the segment: its normal, even if rounding
+            // makes it look parallel to the ray.
+            let n = Vector2::new(-e.y, e.x);
+            (t, Some(p), if n.dot(&d) > T::zero() { -n } else { n })
+        };
+        let toi = s.toi(t);
+        if !within(toi, max_toi) {
+            return None;
+        }
+        Some(RayHit {
+            toi,
+            // The origin when it lies on the segment: the caller's, exactly.
+            point: point.map_or(ray.origin, |p| pose * p),
+            normal: nalgebra::Unit::new_unchecked(pose.rotation * unit_vector(&normal)),
+        })
+    }
+}
+
+/// The segment's normal `±e⊥` on the side the ray comes from (`n · d ≤ 0`),
+/// or `−d` when the ray runs along the segment.
+fn facing<T: Real>(e: &Vector2<T>, d: &Vector2<T>) -> Vector2<T> {
+    let n = Vector2::new(-e.y, e.x);
+    let nd = n.dot(d);
+    if nd < T::zero() {
+        n
+    } else if nd > T::zero() {
+        -n
+    } else {
+        -d
+    }
+}
+
+impl<T: Real> PointQuery<T> for Segment<T> {
+    /// The nearest point of the segment; `is_inside` when `p` lies on it
+    /// (`solid` does not matter).
+    fn project_point(
+        &self,
+        pose: &Isometry2<T>,
+        p: &Point2<T>,
+        _solid: bool,
+    ) -> PointProjection<T> {
+        let q = pose.inverse_transform_point(p);
+        if self.holds(&q) {
+            return PointProjection {
+                point: *p,
+                is_inside: true,
+            };
+        }
+        PointProjection {
+            point: pose * self.closest_point(&q),
+            is_inside: false,
+        }
+    }
 }
 
 impl<T: Real> Convex<T> for Segment<T> {
@@ -98,10 +260,7 @@ impl<T: Real> Convex<T> for Segment<T> {
     /// arithmetic is exact; a segment has no interior, so points off the line by
     /// rounding are outside.
     fn contains_point(&self, pose: &Isometry2<T>, p: &Point2<T>) -> bool {
-        let q = pose.inverse_transform_point(p);
-        let ab = self.b - self.a;
-        let aq = q - self.a;
-        ab.perp(&aq) == T::zero() && aq.dot(&ab) >= T::zero() && (q - self.b).dot(&ab) <= T::zero()
+        self.holds(&pose.inverse_transform_point(p))
     }
 }
 
@@ -160,6 +319,65 @@ mod tests {
         assert_eq!((i.min, i.max), (-T::one(), T::one()));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let s = Segment::new(p(-1.0, 0.0), p(1.0, 0.0)).unwrap();
+        let id = Isometry2::identity();
+        let inf = T::infinity();
+        let cast = |o: Point2<T>, d: Vector2<T>| s.cast_ray(&id, &Ray::new(o, d), inf, true);
+        // Across the middle from below: the normal faces down, towards the ray.
+        let h = cast(p(0.5, -2.0), v(0.0, 0.5)).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(0.5, 0.0)));
+        assert_eq!(h.normal.into_inner(), v(0.0, -1.0));
+        // From above, a 3-4-5 slant onto the end point (1, 0).
+        let h = cast(p(-2.0, 4.0), v(3.0, -4.0)).unwrap();
+        assert_eq!((h.toi, h.point), (T::one(), p(1.0, 0.0)));
+        assert_eq!(h.normal.into_inner(), v(0.0, 1.0));
+        // Just past the end: no hit.
+        assert!(cast(p(-2.0, 4.0), v(3.25, -4.0)).is_none());
+        // Along the line from outside: the near end point, normal −dir.
+        let h = cast(p(-5.0, 0.0), v(2.0, 0.0)).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(-1.0, 0.0)));
+        assert_eq!(h.normal.into_inner(), v(-1.0, 0.0));
+        let h = cast(p(5.0, 0.0), v(-1.0, 0.0)).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(1.0, 0.0)));
+        // Along the line, starting on it, either way: time 0 at the origin.
+        let h = cast(p(0.25, 0.0), v(-1.0, 0.0)).unwrap();
+        assert_eq!((h.toi, h.point), (T::zero(), p(0.25, 0.0)));
+        // Along the line, pointing away: no hit; parallel beside it: none.
+        assert!(cast(p(1.5, 0.0), v(1.0, 0.0)).is_none());
+        assert!(cast(p(-5.0, 0.25), v(1.0, 0.0)).is_none());
+        // Crossing it at its origin: time 0, the segment's normal facing the ray.
+        let h = cast(p(0.0, 0.0), v(1.0, -1.0)).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::zero(), p(0.0, 0.0), v(0.0, 1.0))
+        );
+        // Pointing away from it: behind.
+        assert!(cast(p(0.0, 1.0), v(0.0, 1.0)).is_none());
+        // Solid and hollow agree.
+        let r = Ray::new(p(0.5, -2.0), v(0.0, 1.0));
+        assert_eq!(
+            s.cast_ray(&id, &r, inf, true),
+            s.cast_ray(&id, &r, inf, false)
+        );
+        // A posed segment: turned a quarter at (3, 0), it runs from (3, −1) to (3, 1).
+        let pose = Isometry2::new(v(3.0, 0.0), T::frac_pi_2());
+        let h = s
+            .cast_ray(&pose, &Ray::new(p(0.0, 0.5), v(1.0, 0.0)), inf, true)
+            .unwrap();
+        assert!(Float::abs(h.toi - T::lit(3.0)) < T::lit(1e-6));
+        assert!((h.normal.into_inner() - v(-1.0, 0.0)).norm() < T::lit(1e-6));
+        // Projections.
+        let pr = s.project_point(&id, &p(0.25, 3.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(0.25, 0.0), false));
+        let pr = s.project_point(&id, &p(0.25, 0.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(0.25, 0.0), true));
+        assert_eq!(s.project_point(&id, &p(4.0, -1.0), true).point, p(1.0, 0.0));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         let o = Point2::<T>::origin();

@@ -1,4 +1,10 @@
 //! A triangle.
+//!
+//! Ray casts (Cyrus–Beck clipping against the three edges' half-planes) and
+//! projections (the edges' half-planes decide inside; else the nearest of the
+//! edges' closest points) are shared with the convex polygon
+//! (`polygonal::cast_ray_ccw`, `polygonal::project_ccw`; the method in
+//! `single::polygon_span`).
 
 use core::any::Any;
 
@@ -6,7 +12,8 @@ use nalgebra::{Isometry2, Point2, Vector2};
 
 use super::polygonal;
 use crate::{
-    BoundingBox2, Convex, Interval, Real, Shape, ShapeError, ShapeKind, SupportSeparatingAxes,
+    BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
+    ShapeError, ShapeKind, SupportSeparatingAxes,
 };
 
 /// A closed, non-degenerate triangle in local coordinates, stored
@@ -87,6 +94,45 @@ impl<T: Real> Shape<T> for Triangle<T> {
     fn as_separating_axes(&self) -> Option<&dyn SupportSeparatingAxes<T>> {
         Some(self)
     }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast<T> for Triangle<T> {
+    /// The first hit, by Cyrus–Beck clipping against the edges' half-planes
+    /// in the shape's frame (the contract of [`RayCast`](crate::RayCast)).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::{Ray, RayCast, Triangle};
+    /// let t = Triangle::new(Point2::new(0.0_f64, 0.0), Point2::new(4.0, 0.0), Point2::new(0.0, 3.0)).unwrap();
+    /// let ray = Ray::new(Point2::new(4.0, 3.0), Vector2::new(-1.0, -1.0));
+    /// let hit = t.cast_ray(&Isometry2::identity(), &ray, 10.0, true).unwrap();
+    /// // The hypotenuse 3x + 4y = 12 at (16/7, 9/7): its normal is (3, 4)/5.
+    /// assert!((hit.toi - 12.0 / 7.0).abs() < 1e-12);
+    /// assert!((hit.normal.into_inner() - Vector2::new(0.6, 0.8)).norm() < 1e-12);
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        polygonal::cast_ray_ccw(&self.vertices, &self.normals, pose, ray, max_toi, solid)
+    }
+}
+
+impl<T: Real> PointQuery<T> for Triangle<T> {
+    /// The nearest point of the shape (of its boundary, hollow): inside by the
+    /// edges' half-planes, else the nearest of the edges' closest points.
+    fn project_point(&self, pose: &Isometry2<T>, p: &Point2<T>, solid: bool) -> PointProjection<T> {
+        polygonal::project_ccw(&self.vertices, pose, p, solid)
+    }
 }
 
 impl<T: Real> Convex<T> for Triangle<T> {
@@ -147,6 +193,48 @@ mod tests {
         assert_eq!(t.nearest_core_point(&id, &p(1.0, 1.0)), p(1.0, 1.0));
     }
     for_each_precision!(known, known_values);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let t = Triangle::new(p(0.0, 0.0), p(4.0, 0.0), p(0.0, 3.0)).unwrap();
+        let pose = Isometry2::translation(T::lit(-2.0), T::one()); // vertices (−2, 1), (2, 1), (−2, 4)
+        let inf = T::infinity();
+        let cast = |o: Point2<T>, d: Vector2<T>, solid: bool| {
+            t.cast_ray(&pose, &Ray::new(o, d), inf, solid)
+        };
+        // Up through the bottom edge.
+        let h = cast(p(0.0, -1.0), v(0.0, 1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(0.0, 1.0), v(0.0, -1.0))
+        );
+        // Hollow from outside: the entry too; from inside: the hypotenuse, 3x + 4y = 12.
+        assert_eq!(cast(p(0.0, -1.0), v(0.0, 1.0), false), Some(h));
+        let h = cast(p(-1.0, 2.0), v(1.0, 0.0), false).unwrap();
+        assert_eq!(h.toi, T::lit(5.0) / T::lit(3.0));
+        let tol = crate::testing::test_tolerance::<T>(T::lit(4.0));
+        assert!((h.point - p(2.0 / 3.0, 2.0)).norm() < tol);
+        assert!((h.normal.into_inner() - v(-0.6, -0.8)).norm() < tol);
+        // Grazing the apex (−2, 4) along y = 4, and just above it.
+        let h = cast(p(-5.0, 4.0), v(1.0, 0.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(3.0), p(-2.0, 4.0), v(-1.0, 0.0))
+        );
+        assert!(cast(p(-5.0, 4.25), v(1.0, 0.0), true).is_none());
+        // Along the left edge's line from below: it hits the corner (−2, 1).
+        let h = cast(p(-2.0, -3.0), v(0.0, 2.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::two(), p(-2.0, 1.0)));
+        // Projections: outside to a vertex, hollow inside to the nearest edge.
+        let pr = t.project_point(&pose, &p(3.0, 0.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(2.0, 1.0), false));
+        let pr = t.project_point(&pose, &p(-1.5, 2.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(-2.0, 2.0), true));
+        let pr = t.project_point(&pose, &p(-1.5, 2.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(-1.5, 2.0), true));
+    }
+    for_each_precision!(rays, rays_and_projections);
 
     fn rejects_bad_input<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));

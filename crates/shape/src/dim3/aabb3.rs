@@ -10,6 +10,11 @@
 //! here (bounding box, support point, containment, projection) agrees with it, so
 //! kernels that build relative poses from `effective_pose` see the same box.
 //!
+//! Ray casts and point projections compare, like `contains_point`, the point
+//! relative to the translation (`p − t`) with `[min, max]`: the slab method
+//! (`single::slab_span`) and the clamp (`single::box_projection`; a hollow
+//! query of a point inside goes to the nearest face).
+//!
 //! Degenerate input: a zero component of the direction picks the `max` side, so
 //! the zero direction's support point is the corner `max + t`.
 
@@ -19,7 +24,11 @@ use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 use super::{Convex3, Shape3, check_finite_point3, check_positive_vector3};
 use crate::dim2::check_positive_width;
-use crate::{BoundingBox3, Interval, Real, ShapeError, ShapeKind};
+use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::{
+    BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
+    ShapeError, ShapeKind,
+};
 
 /// A closed axis-aligned box `[min, max]` (per axis), moved but never rotated by
 /// its pose.
@@ -169,6 +178,60 @@ impl<T: Real> Shape3<T> for Aabb3<T> {
     }
     fn as_convex(&self) -> Option<&dyn Convex3<T>> {
         Some(self)
+    }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast3<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery3<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast3<T> for Aabb3<T> {
+    /// The first hit, by the slab method (module notes); the pose's rotation
+    /// is ignored.
+    ///
+    /// ```
+    /// use nalgebra::{Isometry3, Point3, Vector3};
+    /// use shape::{Aabb3, Ray3, RayCast3};
+    /// let room = Aabb3::new(Point3::new(0.0, 0.0, 0.0), Point3::new(4.0, 4.0, 3.0)).unwrap();
+    /// let ray = Ray3::new(Point3::new(1.0, 1.0, 1.0), Vector3::new(0.0, 0.0, 1.0));
+    /// let id = Isometry3::identity();
+    /// let ceiling = room.cast_ray(&id, &ray, 10.0, false).unwrap(); // hollow: from inside
+    /// assert_eq!((ceiling.toi, ceiling.normal.into_inner()), (2.0, -Vector3::z()));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry3<T>,
+        ray: &Ray3<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit3<T>> {
+        let t = pose.translation.vector;
+        let s = ScaledRay::new(ray).translated_back(&t);
+        let span = slab_span(&s.origin, &s.dir, &self.min, &self.max);
+        let inside = span.is_some_and(|sp| sp.holds_origin());
+        let frame = Isometry3::from_parts(pose.translation, UnitQuaternion::identity());
+        resolve(ray, &s, span, inside, max_toi, solid, &frame)
+    }
+}
+
+impl<T: Real> PointQuery3<T> for Aabb3<T> {
+    /// The nearest point of the box (of its boundary, hollow); the pose's
+    /// rotation is ignored.
+    fn project_point(
+        &self,
+        pose: &Isometry3<T>,
+        p: &Point3<T>,
+        solid: bool,
+    ) -> PointProjection3<T> {
+        let t = pose.translation.vector;
+        let q = p - t;
+        let (point, is_inside) = box_projection(&q, &self.min, &self.max, solid);
+        PointProjection3 {
+            point: if point == q { *p } else { point + t },
+            is_inside,
+        }
     }
 }
 
@@ -391,4 +454,52 @@ mod tests {
         );
     }
     for_each_precision!(rejects, rejects_bad_corners);
+
+    fn rays_and_projections<T: Real>() {
+        let a = aabb::<T>();
+        let (lo, hi) = (a.min(), a.max());
+        // Turned (ignored) and moved by (10, 0, 0).
+        let pose = Isometry3::from_parts(
+            Vector3::new(T::lit(10.0), T::zero(), T::zero()).into(),
+            UnitQuaternion::from_euler_angles(T::lit(0.4), T::lit(1.0), T::lit(-2.0)),
+        );
+        let inf = T::infinity();
+        let t = Vector3::new(T::lit(10.0), T::zero(), T::zero());
+        let centre = nalgebra::center(&lo, &hi) + t;
+        // From below along +z: enters the min face.
+        let o = Point3::new(centre.x, centre.y, lo.z + t.z - T::lit(4.0));
+        let h = a
+            .cast_ray(&pose, &Ray3::new(o, Vector3::z() * T::two()), inf, true)
+            .unwrap();
+        assert_eq!(
+            (h.toi, h.point.z, h.normal.into_inner()),
+            (T::two(), lo.z, -Vector3::z())
+        );
+        // From the centre, hollow: leaves through the max x face.
+        let h = a
+            .cast_ray(&pose, &Ray3::new(centre, Vector3::x()), inf, false)
+            .unwrap();
+        assert_eq!(
+            (h.point.x, h.normal.into_inner()),
+            (hi.x + t.x, -Vector3::x())
+        );
+        // Along an edge's line: hits the corner.
+        let o = Point3::new(hi.x + t.x, hi.y, lo.z - T::one());
+        let h = a
+            .cast_ray(&pose, &Ray3::new(o, Vector3::z()), inf, true)
+            .unwrap();
+        assert_eq!(
+            (h.toi, h.point),
+            (T::one(), Point3::new(hi.x + t.x, hi.y, lo.z))
+        );
+        // Projections.
+        let far = Point3::new(T::lit(100.0), T::lit(100.0), T::lit(100.0));
+        let pr = a.project_point(&pose, &far, true);
+        assert_eq!((pr.point, pr.is_inside), (hi + t, false));
+        let pr = a.project_point(&pose, &centre, true);
+        assert_eq!((pr.point, pr.is_inside), (centre, true));
+        let pr = a.project_point(&pose, &centre, false);
+        assert!(pr.is_inside && a.contains_point(&pose, &pr.point));
+    }
+    for_each_precision!(rays, rays_and_projections);
 }

@@ -14,6 +14,11 @@
 //!    the upper end of (2);
 //! 4. containment: `p` in local coordinates `Rᵀ(p − c)` has `|p_i| ≤ h_i`.
 //!
+//! 5. ray cast: the slab method in the local frame (`single::slab_span`,
+//!    Ericson §5.3.3), a ray through an edge or a vertex hitting it; point
+//!    projection: the clamp to `[−h, h]`, or for a hollow query of a point
+//!    inside, the nearest face (`single::box_projection`).
+//!
 //! Degenerate input: a zero component of the local direction (a direction along
 //! a face, or a zero direction) picks `+h_i`, so the zero direction's support
 //! point is the vertex `R h + c`. A NaN direction picks `+h_i` too: the support
@@ -25,7 +30,11 @@ use nalgebra::{Isometry3, Point3, Vector3};
 use num_traits::Float;
 
 use super::{Convex3, Shape3, check_positive_vector3};
-use crate::{BoundingBox3, Interval, Real, ShapeError, ShapeKind};
+use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::{
+    BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
+    ShapeError, ShapeKind,
+};
 
 /// A closed box `[-h, h]` (per axis) in its local frame, rotated and moved by
 /// its pose.
@@ -166,6 +175,57 @@ impl<T: Real> Shape3<T> for Cuboid<T> {
     }
     fn as_convex(&self) -> Option<&dyn Convex3<T>> {
         Some(self)
+    }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast3<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery3<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast3<T> for Cuboid<T> {
+    /// The first hit, by the slab method in the box's frame (module notes).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry3, Point3, Vector3};
+    /// use shape::{Cuboid, Ray3, RayCast3};
+    /// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0)).unwrap();
+    /// let ray = Ray3::new(Point3::new(0.0, 0.0, 5.0), Vector3::new(0.0, 0.0, -2.0));
+    /// let hit = cube.cast_ray(&Isometry3::identity(), &ray, 10.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.normal.into_inner()), (2.0, Vector3::z()));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry3<T>,
+        ray: &Ray3<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit3<T>> {
+        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let h = Point3::from(self.half_extents);
+        let span = slab_span(&s.origin, &s.dir, &-h, &h);
+        let inside = span.is_some_and(|sp| sp.holds_origin());
+        resolve(ray, &s, span, inside, max_toi, solid, pose)
+    }
+}
+
+impl<T: Real> PointQuery3<T> for Cuboid<T> {
+    /// The nearest point of the box (of its boundary, hollow; the nearest
+    /// face, ties to the lower axis and the `+` face).
+    fn project_point(
+        &self,
+        pose: &Isometry3<T>,
+        p: &Point3<T>,
+        solid: bool,
+    ) -> PointProjection3<T> {
+        let q = pose.inverse_transform_point(p);
+        let h = Point3::from(self.half_extents);
+        let (point, is_inside) = box_projection(&q, &-h, &h, solid);
+        PointProjection3 {
+            point: if point == q { *p } else { pose * point },
+            is_inside,
+        }
     }
 }
 
@@ -419,4 +479,57 @@ mod tests {
         );
     }
     for_each_precision!(rejects, rejects_bad_half_extents);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point3::new(T::lit(x), T::lit(y), T::lit(z));
+        let v = |x: f64, y: f64, z: f64| Vector3::new(T::lit(x), T::lit(y), T::lit(z));
+        let c = cuboid::<T>(); // half extents (1, 2, 3)
+        let id = Isometry3::identity();
+        let inf = T::infinity();
+        let cast = |o: Point3<T>, d: Vector3<T>, solid: bool| {
+            c.cast_ray(&id, &Ray3::new(o, d), inf, solid)
+        };
+        let h = cast(p(0.0, 0.0, 7.0), v(0.0, 0.0, -1.0), true).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(4.0), p(0.0, 0.0, 3.0), v(0.0, 0.0, 1.0))
+        );
+        // Through the vertex (1, 2, 3) only.
+        let h = cast(p(0.0, 1.0, 4.0), v(1.0, 1.0, -1.0), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::one(), p(1.0, 2.0, 3.0)));
+        assert!(cast(p(0.0, 1.25, 4.0), v(1.0, 1.0, -1.0), true).is_none());
+        // Along an edge's line (x = 1, y = 2): hits the corner (1, 2, −3).
+        let h = cast(p(1.0, 2.0, -5.0), v(0.0, 0.0, 0.5), true).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(4.0), p(1.0, 2.0, -3.0)));
+        // Inside: solid 0, hollow leaves through the +y face.
+        assert_eq!(
+            cast(p(0.0, 0.0, 0.0), v(0.0, 1.0, 0.0), true).unwrap().toi,
+            T::zero()
+        );
+        let h = cast(p(0.0, 0.0, 0.0), v(0.0, 1.0, 0.0), false).unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::two(), p(0.0, 2.0, 0.0), v(0.0, -1.0, 0.0))
+        );
+        // Turned a quarter about z at (10, 0, 0): the box is 4 wide in x.
+        let pose = about_z::<T>([10.0, 0.0, 0.0], core::f64::consts::FRAC_PI_2);
+        let h = c
+            .cast_ray(
+                &pose,
+                &Ray3::new(p(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0)),
+                inf,
+                true,
+            )
+            .unwrap();
+        assert!(Float::abs(h.toi - T::lit(8.0)) < test_tolerance(T::lit(10.0)));
+        assert!(close(&h.normal.into_inner(), &v(-1.0, 0.0, 0.0), 1.0));
+        // Projections.
+        let pr = c.project_point(&id, &p(5.0, 5.0, 0.5), true);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 2.0, 0.5), false));
+        let pr = c.project_point(&id, &p(0.0, 1.5, 0.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(0.0, 2.0, 0.0), true));
+        let pr = c.project_point(&id, &p(0.0, 0.0, 0.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(1.0, 0.0, 0.0), true));
+    }
+    for_each_precision!(rays, rays_and_projections);
 }

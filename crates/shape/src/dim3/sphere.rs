@@ -6,15 +6,27 @@
 //!
 //! Degenerate input: a zero (or NaN) direction has no unit vector; the support
 //! point is then the centre, deterministically.
+//!
+//! Ray casts and projections work relative to the centre `c`, ignoring the
+//! rotation, with the arithmetic of `contains_point` (`|p − c|² ≤ r²`): the
+//! ray by the quadratic `|o − c + t d|² = r²` without cancellation
+//! (`single::ball_roots`), normal `(x − c)/r`; the projection
+//! `c + r (p − c)/|p − c|`, and for a hollow query of the centre itself
+//! `c + r x̂`.
 
 use core::any::Any;
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use num_traits::Float;
 
 use super::{Convex3, Shape3};
 use crate::dim2::check_positive;
-use crate::{BoundingBox3, Interval, Real, ShapeError, ShapeKind};
+use crate::query::unit_vector;
+use crate::single::{ScaledRay, ball_span, resolve};
+use crate::{
+    BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
+    ShapeError, ShapeKind,
+};
 
 /// A closed ball of radius `r` centred on the local origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,6 +100,69 @@ impl<T: Real> Shape3<T> for Sphere<T> {
     }
     fn as_convex(&self) -> Option<&dyn Convex3<T>> {
         Some(self)
+    }
+    fn as_ray_cast(&self) -> Option<&dyn RayCast3<T>> {
+        Some(self)
+    }
+    fn as_point_query(&self) -> Option<&dyn PointQuery3<T>> {
+        Some(self)
+    }
+}
+
+impl<T: Real> RayCast3<T> for Sphere<T> {
+    /// The first hit (module notes; [`RayCast3`](crate::RayCast3) for the contract).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry3, Point3, Vector3};
+    /// use shape::{Ray3, RayCast3, Sphere};
+    /// let ball = Sphere::new(5.0).unwrap();
+    /// let ray = Ray3::new(Point3::new(-10.0, 0.0, 3.0), Vector3::new(1.0, 0.0, 0.0));
+    /// let hit = ball.cast_ray(&Isometry3::identity(), &ray, 100.0, true).unwrap();
+    /// assert_eq!((hit.toi, hit.point), (6.0, Point3::new(-4.0, 0.0, 3.0)));
+    /// ```
+    fn cast_ray(
+        &self,
+        pose: &Isometry3<T>,
+        ray: &Ray3<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit3<T>> {
+        let c = pose.translation.vector;
+        let s = ScaledRay::new(ray).translated_back(&c);
+        let o = s.origin.coords;
+        let inside = o.norm_squared() <= self.radius * self.radius;
+        let span = ball_span(&o, &s.dir, self.radius, inside);
+        let frame = Isometry3::from_parts(pose.translation, UnitQuaternion::identity());
+        resolve(ray, &s, span, inside, max_toi, solid, &frame)
+    }
+}
+
+impl<T: Real> PointQuery3<T> for Sphere<T> {
+    /// The nearest point of the ball (of its sphere, hollow).
+    fn project_point(
+        &self,
+        pose: &Isometry3<T>,
+        p: &Point3<T>,
+        solid: bool,
+    ) -> PointProjection3<T> {
+        let c = pose.translation.vector;
+        let v = p.coords - c;
+        let is_inside = v.norm_squared() <= self.radius * self.radius;
+        if is_inside && solid {
+            return PointProjection3 {
+                point: *p,
+                is_inside,
+            };
+        }
+        let u = if v.iter().all(|x| x.is_finite()) && v.amax() > T::zero() {
+            unit_vector(&v)
+        } else {
+            Vector3::x()
+        };
+        PointProjection3 {
+            point: Point3::from(c + u * self.radius),
+            is_inside,
+        }
     }
 }
 
@@ -238,4 +313,51 @@ mod tests {
         assert!(Sphere::<T>::new(T::min_positive_value()).is_ok());
     }
     for_each_precision!(rejects, rejects_bad_radius);
+
+    fn rays_and_projections<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point3::new(T::lit(x), T::lit(y), T::lit(z));
+        let v = |x: f64, y: f64, z: f64| Vector3::new(T::lit(x), T::lit(y), T::lit(z));
+        let s = Sphere::new(T::lit(5.0)).unwrap();
+        let pose = pose::<T>(); // centre (3, −1, 2), turned (ignored)
+        let inf = T::infinity();
+        // 3-4-5 in the xz plane: enters at (3 − 4, −1, 2 + 3).
+        let ray = Ray3::new(p(-7.0, -1.0, 5.0), v(2.0, 0.0, 0.0));
+        let h = s.cast_ray(&pose, &ray, inf, true).unwrap();
+        assert_eq!((h.toi, h.point), (T::lit(3.0), p(-1.0, -1.0, 5.0)));
+        assert_eq!(h.normal.into_inner(), v(-0.8, 0.0, 0.6));
+        assert!(s.cast_ray(&pose, &ray, T::lit(2.5), true).is_none());
+        // Inside: solid at 0, hollow leaves at (7, −1, 5), inward normal.
+        let ray = Ray3::new(p(3.0, -1.0, 5.0), v(4.0, 0.0, 0.0));
+        assert_eq!(s.cast_ray(&pose, &ray, inf, true).unwrap().toi, T::zero());
+        let h = s.cast_ray(&pose, &ray, inf, false).unwrap();
+        assert_eq!((h.toi, h.point), (T::one(), p(7.0, -1.0, 5.0)));
+        assert_eq!(h.normal.into_inner(), v(-0.8, 0.0, -0.6));
+        // Tangent at the top (3, −1, 7); a hair above misses.
+        let h = s
+            .cast_ray(
+                &pose,
+                &Ray3::new(p(3.0, -9.0, 7.0), v(0.0, 1.0, 0.0)),
+                inf,
+                true,
+            )
+            .unwrap();
+        assert_eq!(
+            (h.toi, h.point, h.normal.into_inner()),
+            (T::lit(8.0), p(3.0, -1.0, 7.0), v(0.0, 0.0, 1.0))
+        );
+        let above = Ray3::new(p(3.0, -9.0, 7.0 + 1e-3), v(0.0, 1.0, 0.0));
+        assert!(s.cast_ray(&pose, &above, inf, true).is_none());
+        // Projections.
+        let pr = s.project_point(&pose, &p(3.0, 11.0, 2.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(3.0, 4.0, 2.0), false));
+        let pr = s.project_point(&pose, &p(3.0, 0.0, 2.0), false);
+        assert_eq!((pr.point, pr.is_inside), (p(3.0, 4.0, 2.0), true));
+        let pr = s.project_point(&pose, &p(3.0, 0.0, 2.0), true);
+        assert_eq!((pr.point, pr.is_inside), (p(3.0, 0.0, 2.0), true));
+        assert_eq!(
+            s.project_point(&pose, &p(3.0, -1.0, 2.0), false).point,
+            p(8.0, -1.0, 2.0)
+        );
+    }
+    for_each_precision!(rays, rays_and_projections);
 }
