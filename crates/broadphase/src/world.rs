@@ -13,6 +13,7 @@ use crate::grid::Grid;
 use crate::space::{Dim, Space};
 
 mod queries;
+mod rays;
 
 pub use queries::QueryFilter;
 

@@ -1,4 +1,6 @@
-//! World queries beyond overlap: the objects within a distance of a shape.
+//! World queries beyond overlap: the objects within a distance of a shape
+//! ([`World::query_distance`]) and the object nearest a point
+//! ([`World::project_point`]); ray casts are in `world/rays.rs`.
 //!
 //! The contract, shared by every query here:
 //!
@@ -20,7 +22,9 @@
 //!   among those the query had to ask), rather than an answer silently
 //!   without it.
 
-use shape::Real;
+use nalgebra::Point;
+use num_traits::Float;
+use shape::{PointProjection, Real};
 
 use super::{Filter, Handle, World, WorldError};
 use crate::grid::is_limit;
@@ -184,4 +188,126 @@ where
         }
         Ok(out)
     }
+
+    /// The object nearest `point` among those `filter` accepts, within
+    /// `max_distance` (which may be `+∞`), and the point of its shape nearest
+    /// `point` (the narrow phase's `project_point`, with `filter.solid`);
+    /// ties by handle. Equal to brute force over every object.
+    ///
+    /// **The distance** from `point` to an object is `0` when `point` lies in
+    /// the closed shape (`is_inside`), solid or hollow, and otherwise the
+    /// Euclidean length of `projection.point − point` (computed scaled by the
+    /// largest component, so it neither overflows nor underflows). For a
+    /// hollow query (`filter.solid == false`) of a point inside a shape the
+    /// distance is therefore `0` while `projection.point` is the nearest
+    /// point of the shape's boundary, as the narrow phase answers it: among
+    /// several shapes holding the point, the smallest handle is the answer.
+    ///
+    /// Through the ring search ([`Grid::walk_rings`](crate::Grid::walk_rings)):
+    /// it costs the rings of cells out to the nearest object, whatever the
+    /// world's size; no allocation.
+    ///
+    /// # Errors
+    /// [`WorldError::NonFinitePoint`] for a NaN or infinite coordinate, then
+    /// [`WorldError::InvalidMaxDistance`] for a NaN or negative
+    /// `max_distance`; [`WorldError::Narrowphase`] when an object the narrow
+    /// phase cannot answer could be the nearest (its bounding box is no
+    /// farther than the nearest distance found): among several, the nearest
+    /// by bounding box, ties by handle. The world is never changed.
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use broadphase::{QueryFilter, World};
+    /// use shape::{Circle, Obb};
+    ///
+    /// let mut world = World::<f64>::new(2.0).unwrap();
+    /// let wall = world.insert(Obb::new(Vector2::new(1.0, 5.0)).unwrap(), Isometry2::identity(), Default::default()).unwrap();
+    /// let coin = world.insert(Circle::new(0.5).unwrap(), Isometry2::translation(6.0, 0.0), Default::default()).unwrap();
+    /// let f = QueryFilter::default();
+    /// let (h, p) = world.project_point(&Point2::new(4.0, 0.0), f64::INFINITY, f).unwrap().unwrap();
+    /// assert_eq!((h, p.point, p.is_inside), (coin, Point2::new(5.5, 0.0), false));
+    /// assert_eq!(world.project_point(&Point2::new(4.0, 0.0), 1.0, f), Ok(None));
+    /// // Inside the wall: distance 0; hollow, the nearest boundary point.
+    /// let (h, p) = world.project_point(&Point2::new(0.5, 1.0), 1.0, f.with_solid(false)).unwrap().unwrap();
+    /// assert_eq!((h, p.point, p.is_inside), (wall, Point2::new(1.0, 1.0), true));
+    /// ```
+    pub fn project_point(
+        &self,
+        point: &Point<T, D>,
+        max_distance: T,
+        filter: QueryFilter,
+    ) -> Result<Option<(Handle, PointProjection<T, D>)>, WorldError> {
+        if !point.iter().all(|x| Float::is_finite(*x)) {
+            return Err(WorldError::NonFinitePoint);
+        }
+        if !is_limit(max_distance) {
+            return Err(WorldError::InvalidMaxDistance);
+        }
+        // The slack: the narrow phase computes the projection in the shape's
+        // frame and maps it back (`c + R q`), so the computed distance may be
+        // below the exact one by a few `ε (d + ‖c‖)`, with
+        // `‖c‖ ≤ ‖p‖ + d + extent`; the ring search hands out every object
+        // whose box lies within its bound, so a bound of
+        // `d + 64 ε (d + ‖p‖∞)` reaches every object whose computed distance
+        // is `≤ d` (and every tie, for the handle order).
+        let scale = point.coords.amax();
+        let after = |d: T| d + T::lit(64.0) * T::epsilon() * (d + scale);
+        let limit = after(max_distance);
+        // (distance, id, projection) of the nearest so far.
+        let mut best: Option<(T, u32, PointProjection<T, D>)> = None;
+        // (box lower bound, id, error) of the nearest object that failed.
+        let mut failed: Option<(T, u32, narrowphase::DispatchError)> = None;
+        self.grid.walk_rings(point, limit, |id, lower| {
+            let handle = self.handle(id);
+            let o = self.object(id);
+            if filter.accepts(handle, &o.filter) {
+                match <Dim<D> as Space<T, D>>::project_point(&o.shape, &o.pose, point, filter.solid)
+                {
+                    Ok(p) => {
+                        let d = if p.is_inside {
+                            T::zero()
+                        } else {
+                            distance(&p.point, point)
+                        };
+                        if d <= max_distance
+                            && best.is_none_or(|b| d < b.0 || (d == b.0 && id < b.1))
+                        {
+                            best = Some((d, id, p));
+                        }
+                    }
+                    Err(e) => {
+                        if failed
+                            .as_ref()
+                            .is_none_or(|f| lower < f.0 || (lower == f.0 && id < f.1))
+                        {
+                            failed = Some((lower, id, e));
+                        }
+                    }
+                }
+            }
+            best.map_or(limit, |b| after(b.0))
+        });
+        let bound = best.map_or(limit, |b| after(b.0));
+        if let Some((lower, id, error)) = failed {
+            if lower <= bound {
+                return Err(WorldError::Narrowphase {
+                    handle: self.handle(id),
+                    error,
+                });
+            }
+        }
+        Ok(best.map(|(_, id, p)| (self.handle(id), p)))
+    }
+}
+
+/// `|a − b|`, scaled by the largest component first (no overflow or
+/// underflow of the squares).
+#[inline]
+fn distance<T: Real, const D: usize>(a: &Point<T, D>, b: &Point<T, D>) -> T {
+    let v = a - b;
+    let m = v.amax();
+    if m == T::zero() || !Float::is_finite(m) {
+        return m;
+    }
+    (v / m).norm() * m
 }
