@@ -214,6 +214,58 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         (b - self.o[j]) / self.d[j]
     }
 
+    /// Whether the origin lies in cell `k`'s extent along moving axis `j`,
+    /// both boundaries pushed outward by their margins: `gain(k) ≤ 0 ≤
+    /// loss(k)` decided without dividing (the quotients have the signs of
+    /// the differences, so the two agree but where a quotient underflows to
+    /// zero, and there the origin is outside the fattened cell and stays
+    /// outside: the ray moves away or the gain event at time 0 adds it).
+    #[inline]
+    fn holds_origin(&self, j: usize, k: i64) -> bool {
+        let lo = self.fat(j, self.boundary(k), false);
+        let hi = self.fat(j, self.boundary(k + 1), true);
+        lo <= self.o[j] && self.o[j] <= hi
+    }
+
+    /// Whether the origin lies in the box of cells `lo..=hi`, fattened as in
+    /// [`holds_origin`](Self::holds_origin): then the walk starts at time 0
+    /// and [`span`](Self::span) need not divide.
+    #[inline]
+    fn starts_inside(&self, lo: &Key<D>, hi: &Key<D>) -> bool {
+        (0..D).all(|j| {
+            if self.step[j] == 0 {
+                lo[j] <= self.still[j] && self.still[j] <= hi[j]
+            } else {
+                self.fat(j, self.boundary(lo[j]), false) <= self.o[j]
+                    && self.o[j] <= self.fat(j, self.boundary(hi[j] + 1), true)
+            }
+        })
+    }
+
+    /// The keys active along moving axis `j` at time 0: the origin's key and
+    /// its neighbours whose fattened extent holds the origin (`None` past
+    /// four either way, as [`active_at`](Self::active_at)).
+    fn active_at_start(&self, j: usize) -> Option<(i64, i64)> {
+        let k = self.grid.coord(self.o[j]);
+        if !self.holds_origin(j, k) {
+            return self.active_at(j, T::zero());
+        }
+        let (mut a, mut b) = (k, k);
+        while a > -COORD_LIMIT && self.holds_origin(j, a - 1) {
+            if k - a >= 4 {
+                return None;
+            }
+            a -= 1;
+        }
+        while b < COORD_LIMIT && self.holds_origin(j, b + 1) {
+            if b - k >= 4 {
+                return None;
+            }
+            b += 1;
+        }
+        Some((a, b))
+    }
+
     /// The times `(enter, exit)` during which the ray may be in the box of
     /// cells `lo..=hi` (`0 ≤ enter ≤ exit`), or `None` when it never is.
     pub(super) fn span(&self, lo: &Key<D>, hi: &Key<D>) -> Option<(T, T)> {
@@ -256,8 +308,10 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         let active = |k: i64| self.gain(j, k) <= t && t <= self.loss(j, k);
         let clamp = |k: i64| k.clamp(-COORD_LIMIT, COORD_LIMIT);
         let mut k = self.grid.coord(self.o[j] + t * self.d[j]);
-        for _ in 0..4 {
+        let mut found = false;
+        for _ in 0..5 {
             if active(k) {
+                found = true;
                 break;
             }
             // Not reached yet: step back; already left: step on.
@@ -267,20 +321,25 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
                 k + self.step[j]
             });
         }
-        if !active(k) {
+        if !found {
             return None;
         }
+        // The neighbours that are active too (usually none, one near a
+        // boundary); more than four either way: too wide for the walk.
         let (mut a, mut b) = (k, k);
-        for _ in 0..4 {
-            if a > -COORD_LIMIT && active(a - 1) {
-                a -= 1;
+        while a > -COORD_LIMIT && active(a - 1) {
+            if k - a >= 4 {
+                return None;
             }
-            if b < COORD_LIMIT && active(b + 1) {
-                b += 1;
-            }
+            a -= 1;
         }
-        let wider = (a > -COORD_LIMIT && active(a - 1)) || (b < COORD_LIMIT && active(b + 1));
-        (!wider).then_some((a, b))
+        while b < COORD_LIMIT && active(b + 1) {
+            if b - k >= 4 {
+                return None;
+            }
+            b += 1;
+        }
+        Some((a, b))
     }
 
     /// The next key along moving axis `j` and the time it is gained, if it
@@ -384,7 +443,13 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
             sink.flush(T::infinity(), bound);
             return stats;
         };
-        let Some((t0, _)) = self.span(&blo, &bhi) else {
+        // A ray starting in the occupied box (the usual case) enters it at
+        // time 0: no division.
+        let t0 = if self.starts_inside(&blo, &bhi) {
+            T::zero()
+        } else if let Some((t0, _)) = self.span(&blo, &bhi) {
+            t0
+        } else {
             sink.flush(T::infinity(), bound);
             return stats;
         };
@@ -400,7 +465,12 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         let mut walkable = true;
         for j in 0..D {
             if self.step[j] != 0 && walkable {
-                match self.active_at(j, t0) {
+                let keys = if t0 == T::zero() {
+                    self.active_at_start(j)
+                } else {
+                    self.active_at(j, t0)
+                };
+                match keys {
                     Some((a, b)) if self.fine(j, a) && self.fine(j, b) => {
                         (active.lo[j], active.hi[j]) = (a, b);
                     }
