@@ -106,11 +106,21 @@ fn tiny<T: Real>() -> T {
     T::min_positive_value() * T::epsilon()
 }
 
-/// The ray as the walk sees it.
+/// The ray as the walk sees it, with what every crossing time needs
+/// computed once.
 pub(super) struct RayWalk<'g, T: Real, const D: usize> {
     grid: &'g Grid<T, D>,
     o: [T; D],
     d: [T; D],
+    /// `1 / d` where it is a normal number (crossing times are then
+    /// `(b − o) · inv`), else 0 (they are divided by `d`).
+    inv: [T; D],
+    /// The part of each axis's margin that does not depend on the boundary:
+    /// `16 ε |o| + ε s + 4 |d| · (smallest subnormal)`.
+    margin0: [T; D],
+    /// Boundaries of magnitude at most this have margins of at most a
+    /// quarter cell (module notes, step 6).
+    fine_below: [T; D],
     /// `+1` or `−1`: the direction of travel along the axis; `0`: still.
     step: [i64; D],
     /// The key of the origin (the only key along a still axis).
@@ -154,10 +164,23 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
     fn new(grid: &'g Grid<T, D>, ray: &Ray<T, D>) -> Self {
         let o: [T; D] = core::array::from_fn(|i| ray.origin[i]);
         let d: [T; D] = core::array::from_fn(|i| ray.dir[i]);
+        let eps = T::epsilon();
+        let s = grid.cell_size;
+        let margin0: [T; D] = core::array::from_fn(|i| {
+            T::lit(16.0) * eps * Float::abs(o[i])
+                + eps * s
+                + T::lit(4.0) * Float::abs(d[i]) * tiny::<T>()
+        });
         Self {
             grid,
             o,
             d,
+            inv: d.map(|v| {
+                let r = T::one() / v;
+                if Float::is_normal(r) { r } else { T::zero() }
+            }),
+            margin0,
+            fine_below: margin0.map(|m| (s * T::lit(0.25) - m) / (T::lit(16.0) * eps)),
             step: d.map(|v| {
                 if v > T::zero() {
                     1
@@ -176,10 +199,23 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         self.grid.boundary(k)
     }
 
-    /// The margin `δ` of boundary `b` along axis `j` (module notes).
+    /// The margin `δ` of boundary `b` along axis `j` (module notes):
+    /// `16 ε (|b| + |o|) + ε s + 4 |d| · (smallest subnormal)`.
     #[inline]
     fn margin(&self, j: usize, b: T) -> T {
-        self.grid.margin(b, self.o[j]) + T::lit(4.0) * Float::abs(self.d[j]) * tiny::<T>()
+        T::lit(16.0) * T::epsilon() * Float::abs(b) + self.margin0[j]
+    }
+
+    /// The time the ray crosses coordinate `b` along moving axis `j`:
+    /// `(b − o) / d`, by the reciprocal when it is a normal number (one more
+    /// rounding, within the margin; module notes).
+    #[inline]
+    fn time(&self, j: usize, b: T) -> T {
+        if self.inv[j] == T::zero() {
+            (b - self.o[j]) / self.d[j]
+        } else {
+            (b - self.o[j]) * self.inv[j]
+        }
     }
 
     /// Boundary `b` pushed outward by its margin: down (`up = false`) or up.
@@ -200,7 +236,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         } else {
             self.fat(j, self.boundary(k + 1), true)
         };
-        (b - self.o[j]) / self.d[j]
+        self.time(j, b)
     }
 
     /// The latest time the ray may be in cell `k` along moving axis `j`.
@@ -211,7 +247,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         } else {
             self.fat(j, self.boundary(k), false)
         };
-        (b - self.o[j]) / self.d[j]
+        self.time(j, b)
     }
 
     /// Whether the origin lies in cell `k`'s extent along moving axis `j`,
@@ -250,14 +286,17 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         if !self.holds_origin(j, k) {
             return self.active_at(j, T::zero());
         }
+        // A key below holds the origin when its fattened upper boundary
+        // reaches it (its lower one is a cell farther down); a key above,
+        // when its fattened lower boundary does.
         let (mut a, mut b) = (k, k);
-        while a > -COORD_LIMIT && self.holds_origin(j, a - 1) {
+        while a > -COORD_LIMIT && self.o[j] <= self.fat(j, self.boundary(a), true) {
             if k - a >= 4 {
                 return None;
             }
             a -= 1;
         }
-        while b < COORD_LIMIT && self.holds_origin(j, b + 1) {
+        while b < COORD_LIMIT && self.fat(j, self.boundary(b + 1), false) <= self.o[j] {
             if b - k >= 4 {
                 return None;
             }
@@ -294,11 +333,13 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
     /// coordinates, or at the saturated keys, whose far boundary is infinite).
     #[inline]
     fn fine(&self, j: usize, k: i64) -> bool {
+        // `margin(j, b) ≤ s / 4` ⟺ `|b| ≤ (s / 4 − margin0) / (16 ε)`,
+        // up to the rounding of that threshold (a heuristic switch).
         let b = Float::max(
             Float::abs(self.boundary(k)),
             Float::abs(self.boundary(k + 1)),
         );
-        Float::is_finite(b) && self.margin(j, b) <= self.grid.cell_size * T::lit(0.25)
+        b <= self.fine_below[j]
     }
 
     /// The keys active along moving axis `j` at time `t`: those with

@@ -15,7 +15,7 @@
 //!    ray can be in one of the object's cells).
 //! 3. **Test the object's box**: the slab time `t_in` at which the ray
 //!    enters the object's stored bounding box grown by
-//!    `m = 32 ε (‖o‖∞ + ‖box‖∞)` (`box_entry`, conservative by a few ulps);
+//!    `m = 32 ε (‖o‖∞ + ‖box‖∞)` (`Caster::box_entry`, conservative by a few ulps);
 //!    the object is skipped if the ray misses it or enters it after the
 //!    bound. This spares the narrow phase the objects that only share a cell
 //!    with the ray. Then the filter.
@@ -37,7 +37,7 @@
 //! exact time `t` at which the ray enters `X`'s cells, hence its box, and
 //! the box test passes it once its computed box entry is at most
 //! `widen(bound)` (`widen(t) = t (1 + 4 ε) + MIN_POSITIVE` covers the
-//! computed slab times, `box_entry`); so it suffices that
+//! computed slab times, `Caster::box_entry`); so it suffices that
 //! `t ≤ t' + slack(t')`. The narrow phase computes `t'` in `X`'s frame: it
 //! moves the origin there (`R⁻¹ (o − c)`: a rounding error of a few
 //! `ε ‖o − c‖` in position), solves there (a few `ε` relative to the local
@@ -302,47 +302,85 @@ fn widen<T: Real>(t: T) -> T {
     t + T::lit(4.0) * T::epsilon() * t + T::min_positive_value()
 }
 
-/// The margin by which [`box_entry`] grows an object's box:
-/// `32 ε (‖o‖∞ + ‖b‖∞)` (module notes, "The box test").
-#[inline]
-fn box_margin<T: Real, const D: usize>(origin_norm: T, b: &BoundingBox<T, D>) -> T {
-    let mut size = origin_norm;
-    for j in 0..D {
-        size = Float::max(size, Float::max(Float::abs(b.min[j]), Float::abs(b.max[j])));
-    }
-    T::lit(32.0) * T::epsilon() * (origin_norm + size)
+/// One ray cast's fixed numbers: the ray, the caller's `max_toi` and filter,
+/// the slack, and what the box test needs.
+struct Caster<'r, T: Real, const D: usize> {
+    ray: &'r Ray<T, D>,
+    max_toi: T,
+    filter: QueryFilter,
+    slack: Slack<T>,
+    /// `‖o‖∞`.
+    origin_norm: T,
+    /// `1 / d` where it is a normal number, else 0 (then a slab time is
+    /// divided by `d`).
+    inv: [T; D],
 }
 
-/// The time at which `ray` enters the closed box `b` grown by `m` on every
-/// side (0 if it starts inside), by the slab method, or `None` when it
-/// misses; conservative: a box the exact ray meets is never missed.
-///
-/// Each slab time `(b ∓ m − o) / d` is computed with one subtraction and
-/// one division (the grown bound's own rounding is far below `m`): its sign
-/// is exact (a rounded difference keeps its sign) and its value within `2u`
-/// relative of the exact one, or within the smallest normal number once it
-/// underflows; so an exact overlap `t_in ≤ t_out` shows as
-/// `t_in ≤ widen(t_out)`, and the computed `t_in` is at most `widen` of the
-/// exact one. Overflowing differences give `±∞` (never NaN: the still axes
-/// are tested without dividing).
-#[inline]
-fn box_entry<T: Real, const D: usize>(ray: &Ray<T, D>, b: &BoundingBox<T, D>, m: T) -> Option<T> {
-    let (mut t_in, mut t_out) = (T::zero(), T::infinity());
-    for j in 0..D {
-        let (o, d) = (ray.origin[j], ray.dir[j]);
-        let (lo, hi) = (b.min[j] - m, b.max[j] + m);
-        if d == T::zero() {
-            if o < lo || o > hi {
-                return None;
-            }
-            continue;
+impl<'r, T: Real, const D: usize> Caster<'r, T, D> {
+    fn new(ray: &'r Ray<T, D>, max_toi: T, filter: QueryFilter) -> Self {
+        Self {
+            ray,
+            max_toi,
+            filter,
+            slack: Slack::new(ray),
+            origin_norm: ray.origin.coords.amax(),
+            inv: core::array::from_fn(|j| {
+                let r = T::one() / ray.dir[j];
+                if Float::is_normal(r) { r } else { T::zero() }
+            }),
         }
-        let (ta, tb) = ((lo - o) / d, (hi - o) / d);
-        let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
-        t_in = Float::max(t_in, near);
-        t_out = Float::min(t_out, far);
     }
-    (t_in <= widen(t_out)).then_some(t_in)
+
+    /// The margin by which [`box_entry`](Self::box_entry) grows an object's
+    /// box: `32 ε (‖o‖∞ + ‖b‖∞)` (module notes, "The box margin").
+    #[inline]
+    fn box_margin(&self, b: &BoundingBox<T, D>) -> T {
+        let mut size = T::zero();
+        for j in 0..D {
+            size = Float::max(size, Float::max(Float::abs(b.min[j]), Float::abs(b.max[j])));
+        }
+        T::lit(32.0) * T::epsilon() * (self.origin_norm + size)
+    }
+
+    /// The time at which the ray enters the closed box `b` grown by `m` on
+    /// every side (0 if it starts inside), by the slab method, or `None`
+    /// when it misses; conservative: a box the exact ray meets is never
+    /// missed.
+    ///
+    /// Each slab time `(b ∓ m − o) · (1 / d)` is computed with one
+    /// subtraction and one product by the rounded reciprocal (or one
+    /// division, where the reciprocal is not a normal number); the grown
+    /// bound's own rounding is far below `m`. The time's sign is exact (a
+    /// rounded difference keeps its sign) and its value within `3u`
+    /// relative of the exact one, or within the smallest normal number once
+    /// it underflows; so an exact overlap `t_in ≤ t_out` shows as
+    /// `t_in ≤ widen(t_out)` (`(1 + 3u) / (1 − 3u) < 1 + 4 ε`), and the
+    /// computed `t_in` is at most `widen` of the exact one and at least the
+    /// exact one shrunk by as much. Overflowing differences give `±∞` (never
+    /// NaN: the still axes are tested without dividing).
+    #[inline]
+    fn box_entry(&self, b: &BoundingBox<T, D>, m: T) -> Option<T> {
+        let (mut t_in, mut t_out) = (T::zero(), T::infinity());
+        for j in 0..D {
+            let (o, d) = (self.ray.origin[j], self.ray.dir[j]);
+            let (lo, hi) = (b.min[j] - m, b.max[j] + m);
+            if d == T::zero() {
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (ta, tb) = if self.inv[j] == T::zero() {
+                ((lo - o) / d, (hi - o) / d)
+            } else {
+                ((lo - o) * self.inv[j], (hi - o) * self.inv[j])
+            };
+            let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+            t_in = Float::max(t_in, near);
+            t_out = Float::min(t_out, far);
+        }
+        (t_in <= widen(t_out)).then_some(t_in)
+    }
 }
 
 /// What one object makes of the ray.
@@ -382,36 +420,27 @@ where
     /// Steps 3 and 4 for object `id`, handed out by the walk at `entry`: its
     /// stored box against the ray (up to `bound`), the filter, then the
     /// narrow phase with the caller's `max_toi` and `solid`; a hit earlier
-    /// than the walk's entry allows is set aside (module notes, "Hits off
-    /// the ray").
+    /// than the walk's entry or the box allows is set aside (module notes,
+    /// "Hits off the ray").
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn meet(
-        &self,
-        id: u32,
-        entry: T,
-        ray: &Ray<T, D>,
-        max_toi: T,
-        filter: &QueryFilter,
-        slack: Slack<T>,
-        bound: T,
-    ) -> Met<T, D> {
+    fn meet(&self, c: &Caster<'_, T, D>, id: u32, entry: T, bound: T) -> Met<T, D> {
         let Some(b) = self.grid.bounds(id) else {
             return Met::Miss;
         };
-        let m = box_margin(ray.origin.coords.amax(), b);
-        let Some(t_in) = box_entry(ray, b, m) else {
+        let Some(t_in) = c.box_entry(b, c.box_margin(b)) else {
             return Met::Miss;
         };
         if t_in > widen(bound) {
             return Met::Miss;
         }
         let o = self.object(id);
-        if !filter.accepts(self.handle(id), &o.filter) {
+        if !c.filter.accepts(self.handle(id), &o.filter) {
             return Met::Miss;
         }
-        match <Dim<D> as Space<T, D>>::cast_ray(&o.shape, &o.pose, ray, max_toi, filter.solid) {
-            Ok(Some(hit)) if Self::consistent(entry, t_in, slack.reach(hit.toi)) => Met::Hit(hit),
+        let hit =
+            <Dim<D> as Space<T, D>>::cast_ray(&o.shape, &o.pose, c.ray, c.max_toi, c.filter.solid);
+        match hit {
+            Ok(Some(hit)) if Self::consistent(entry, t_in, c.slack.reach(hit.toi)) => Met::Hit(hit),
             Ok(_) => Met::Miss,
             Err(e) => Met::Fail(t_in, e),
         }
@@ -458,14 +487,15 @@ where
         filter: QueryFilter,
     ) -> Result<Option<(Handle, RayHit<T, D>)>, WorldError> {
         Self::check_ray(ray, max_toi)?;
-        let slack = Slack::new(ray);
+        let c = Caster::new(ray, max_toi, filter);
+        let slack = c.slack;
         let limit = slack.reach(max_toi);
         let mut best: Option<Found<T, D>> = None;
         let mut failures = Failures::new();
         let bound =
             |best: &Option<Found<T, D>>| best.as_ref().map_or(limit, |b| slack.reach(b.hit.toi));
         self.grid.walk_ray(ray, limit, |id, entry| {
-            match self.meet(id, entry, ray, max_toi, &filter, slack, bound(&best)) {
+            match self.meet(&c, id, entry, bound(&best)) {
                 Met::Hit(hit) => {
                     let found = Found { id, hit };
                     if best.as_ref().is_none_or(|b| found.before(b)) {
@@ -533,7 +563,8 @@ where
         mut callback: impl FnMut(Handle, &RayHit<T, D>) -> ControlFlow<()>,
     ) -> Result<(), WorldError> {
         Self::check_ray(ray, max_toi)?;
-        let slack = Slack::new(ray);
+        let c = Caster::new(ray, max_toi, filter);
+        let slack = c.slack;
         let limit = slack.reach(max_toi);
         let mut pending = HitHeap::<T, D>::new();
         let mut stopped = false;
@@ -555,7 +586,7 @@ where
                     return T::neg_infinity();
                 }
             }
-            match self.meet(id, entry, ray, max_toi, &filter, slack, limit) {
+            match self.meet(&c, id, entry, limit) {
                 Met::Hit(hit) => pending.push(Found { id, hit }),
                 Met::Fail(t_in, e) => failures.push(t_in, entry, id, e),
                 Met::Miss => {}
