@@ -56,15 +56,23 @@
 //! `⌊fl(x · (1/s))⌋ = k` (saturated at `±2⁶²`). Such a point satisfies
 //! `k s (1 − 3u) ≤ x ≤ (k + 1) s (1 + 3u)` (`u = ε/2`: one rounding of the
 //! product, one in `1/s`, one in `k s`), and the computed crossing time
-//! `t' = fl(fl(b − o) / d)` of a boundary `b` places the ray at
-//! `o + t' d = b ± 4u (|b| + |o|) ± |d| · (smallest subnormal)` (a relative
-//! error in the subtraction and the division, and an absolute one when the
-//! quotient underflows). With the margin
+//! `t' = fl(fl(b − o) · fl(1/d))` of a boundary `b` (or `fl(fl(b − o) / d)`
+//! where `1/d` is not a normal number) places the ray at
+//! `o + t' d = b ± 6u (|b| + |o|) ± |d| · (smallest subnormal)` (a relative
+//! error in the subtraction, the reciprocal and the product, and an
+//! absolute one when the product underflows). With the margin
 //! `δ = 16 ε (|b| + |o|) + ε s + 4 |d| · (smallest subnormal)` every gain is
 //! at or before the first time the exact ray can be in the cell, and every
 //! loss at or after the last. An object whose box the exact ray meets at
 //! time `t` has a point of its range's cells there, so it is visited with an
 //! entry time `≤ t`, before the walk stops at a bound `≥ t`.
+//!
+//! A ray starting inside the box of occupied cells (the usual case) starts
+//! at time 0 with the keys whose fattened extent holds the origin, decided
+//! by comparing the origin with the fattened boundaries: the same keys as
+//! `gain ≤ 0 ≤ loss` but where a quotient underflows to zero, and such a key
+//! is one the exact ray never enters (it moves away from it) or one the
+//! gain event at time 0 adds.
 //!
 //! Degenerate cases: an axis with `dir = 0` keeps one key; a ray parallel to
 //! every axis but one walks a single row; a ray through a cell corner visits
