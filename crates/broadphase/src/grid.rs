@@ -339,6 +339,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
         self.len == 0
     }
 
+    /// The box of an id the grid holds (one a walk handed out), without the
+    /// check [`bounds`](Self::bounds) makes.
+    #[inline]
+    pub(crate) fn filed_box(&self, id: u32) -> &BoundingBox<T, D> {
+        &self.boxes[id as usize]
+    }
+
     /// The stored box of object `id`.
     #[must_use]
     pub fn bounds(&self, id: u32) -> Option<&BoundingBox<T, D>> {

@@ -1,8 +1,7 @@
 //! World queries beyond overlap: the objects within a distance of a shape
 //! ([`World::query_distance`]) and the object nearest a point
-//! ([`World::project_point`]); ray casts are in `world/rays.rs`.
-//!
-//! The contract, shared by every query here:
+//! ([`World::project_point`]); ray casts are in `world/rays.rs`. The
+//! contract of every world query (`docs/conventions.md`, "World queries"):
 //!
 //! - a query takes `&self`: the world is never changed by it;
 //! - bad input (a NaN or infinite ray, a zero direction, a NaN or negative
@@ -13,14 +12,28 @@
 //!   ways, as between two objects), its `exclude` handle is skipped, and
 //!   `solid` says how rays and point projections treat a start inside a
 //!   shape;
-//! - answers are exact up to the narrow phase's rounding: every object the
-//!   narrow phase would report is reported (the grid's margins are
-//!   conservative), and ties are broken by handle;
+//! - answers are the narrow phase's, object by object, and equal brute force
+//!   over every object: the grid's part is conservative (it may hand out a
+//!   few objects too many, never one the narrow phase would report within
+//!   rounding of its bounding box); ties are broken by handle;
 //! - an object the narrow phase cannot answer (a user shape with no kernel
-//!   and no fallback) fails the query with
-//!   [`WorldError::Narrowphase`] naming it (the one with the smallest handle
-//!   among those the query had to ask), rather than an answer silently
-//!   without it.
+//!   and no fallback) fails the query with [`WorldError::Narrowphase`] when
+//!   it could change the answer, rather than an answer silently without it:
+//!   for [`World::query_distance`] any such object within reach (the
+//!   smallest handle), for [`World::project_point`] one whose bounding box
+//!   is no farther than the nearest distance found (the nearest such box,
+//!   ties by handle), for ray casts one the ray reaches before its first hit
+//!   is certain (`world/rays.rs`).
+//!
+//! [`World::project_point`] searches rings of cells outward from the
+//! point's cell ([`Grid::walk_rings`](crate::Grid::walk_rings)), asks the
+//! narrow phase's `project_point` about every object whose box may be
+//! within the bound, and lowers the bound to the nearest distance found plus
+//! a slack, `64 ε (d + ‖p‖∞)`: the narrow phase works in the shape's frame
+//! and maps the projection back (`c + R q`), so its distance may come out
+//! below the exact one by a few `ε (d + ‖c‖)`, with `‖c‖ ≤ ‖p‖ + d +
+//! extent`; the slack keeps every object whose computed distance is at most
+//! the nearest (and every tie, for the handle order) within the search.
 
 use nalgebra::Point;
 use num_traits::Float;

@@ -424,9 +424,8 @@ where
     /// "Hits off the ray").
     #[inline]
     fn meet(&self, c: &Caster<'_, T, D>, id: u32, entry: T, bound: T) -> Met<T, D> {
-        let Some(b) = self.grid.bounds(id) else {
-            return Met::Miss;
-        };
+        // Ids from the walk are filed in the grid.
+        let b = self.grid.filed_box(id);
         let Some(t_in) = c.box_entry(b, c.box_margin(b)) else {
             return Met::Miss;
         };
@@ -434,7 +433,9 @@ where
             return Met::Miss;
         }
         let o = self.object(id);
-        if !c.filter.accepts(self.handle(id), &o.filter) {
+        if !c.filter.groups.accepts(&o.filter)
+            || c.filter.exclude.is_some_and(|h| h == self.handle(id))
+        {
             return Met::Miss;
         }
         let hit =
@@ -449,13 +450,16 @@ where
     /// The first hit of `ray` (up to `max_toi`, which may be `+∞`) over every
     /// object `filter` accepts, and its object: the least time of impact,
     /// ties by handle. Equal to brute force over every object through the
-    /// narrow phase's `cast_ray` (module notes in `world/rays.rs` for the one
-    /// exception: a graze within rounding of a miss). `filter.solid` says
+    /// narrow phase's `cast_ray`, except that a hit the ray cannot have (the
+    /// ray reaches the object's bounding box only later; an ill-conditioned
+    /// narrow-phase answer or a faulty user ray cast) is not reported
+    /// (`docs/conventions.md`, "World queries"). `filter.solid` says
     /// whether a ray starting inside a shape hits at time 0 (solid) or where
     /// it leaves (hollow).
     ///
     /// Cost: the grid cells the ray crosses up to the first hit and the
-    /// objects in them, whatever the world's size; no allocation.
+    /// objects in them, whatever the world's size; no allocation (but for
+    /// an error).
     ///
     /// # Errors
     /// [`WorldError::InvalidRay`] for a NaN or infinite origin or direction
@@ -529,7 +533,7 @@ where
     /// allocates nothing unless more than 16 hits are pending at once (hits
     /// of objects whose cells the ray has reached but whose shapes it meets
     /// later than the walk's position; a handful in a world whose cells are
-    /// about an object's size).
+    /// about an object's size), or an object fails.
     ///
     /// # Errors
     /// As [`cast_ray`](Self::cast_ray); for an object the narrow phase cannot
@@ -617,7 +621,7 @@ where
     /// Every hit of `ray` (up to `max_toi`) over the objects `filter`
     /// accepts, one per object (the narrow phase's first hit of it), sorted
     /// by time of impact, ties by handle. Equal to brute force over every
-    /// object, sorted (with the exception noted in
+    /// object, sorted (but for the hits off the ray noted in
     /// [`cast_ray`](Self::cast_ray)).
     ///
     /// # Errors
