@@ -11,8 +11,9 @@
 //! Groups are read by name (`narrow_bool_f32/circle_obb` with functions
 //! `kasanari` and `parry`, `distance_f32/ball_ball` with `kasanari`, `typed`
 //! and `parry`, `broad_update_uniform_f32` with `grid`/`bvh` and a
-//! parameter N, ...); a missing result is shown as "—", never invented. The
-//! hand-written analysis in `benches/notes.md` is appended as it is.
+//! parameter N, `world_ray_f32/short` with `kasanari`/`parry` and N, ...);
+//! a missing result is shown as "—", never invented. The hand-written
+//! analysis in `benches/notes.md` is appended as it is.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -162,6 +163,9 @@ fn params(r: &Results, group: &str, function: &str) -> Vec<String> {
 }
 
 const BATCH: f64 = 1024.0;
+
+/// Queries per iteration of the world-query benchmarks.
+const WORLD_BATCH: f64 = 256.0;
 
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -454,6 +458,61 @@ fn report(r: &Results, notes: &str) -> String {
         }
     }
     let _ = writeln!(w);
+
+    // 5b. World queries (benches/benches/world_queries.rs).
+    let rays = cases(r, "world_ray_f32");
+    if !rays.is_empty() || r.keys().any(|(g, _, _)| g == "world_project_point_f32") {
+        let _ = writeln!(
+            w,
+            "## 5b. World queries (f32, per query; batches of {WORLD_BATCH})\n"
+        );
+        let _ = writeln!(
+            w,
+            "`World::cast_ray` against parry2d's `Bvh::cast_ray` with a leaf callback \
+             casting on parry's shapes, on the same circles and boxes (goal ≤ 0.5× at 10k \
+             and 100k); kasanari alone at 1k and 1M, to show the cost does not grow with \
+             the world.\n"
+        );
+        let _ = writeln!(
+            w,
+            "| ray | N | kasanari | parry | ratio | goal |\n|---|---|---|---|---|---|"
+        );
+        let order = ["short", "medium", "long", "across"];
+        let mut named: Vec<&String> = rays.iter().collect();
+        named.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
+        for c in named {
+            let g = format!("world_ray_f32/{c}");
+            for n in params(r, &g, "kasanari") {
+                let (k, p) = (get(r, &g, "kasanari", &n), get(r, &g, "parry", &n));
+                let rt = ratio(k, p);
+                let _ = writeln!(
+                    w,
+                    "| {c} | {n} | {} | {} | {} | {} |",
+                    time(k.map(|t| t / WORLD_BATCH)),
+                    time(p.map(|t| t / WORLD_BATCH)),
+                    ratio_cell(rt),
+                    if p.is_some() { met(rt, 0.5) } else { "" }
+                );
+            }
+        }
+        let g = "world_project_point_f32";
+        let _ = writeln!(
+            w,
+            "\n`World::project_point` beside parry's `Bvh::project_point` (no goal):\n"
+        );
+        let _ = writeln!(w, "| N | kasanari | parry | ratio |\n|---|---|---|---|");
+        for n in params(r, g, "kasanari") {
+            let (k, p) = (get(r, g, "kasanari", &n), get(r, g, "parry", &n));
+            let _ = writeln!(
+                w,
+                "| {n} | {} | {} | {} |",
+                time(k.map(|t| t / WORLD_BATCH)),
+                time(p.map(|t| t / WORLD_BATCH)),
+                ratio_cell(ratio(k, p))
+            );
+        }
+        let _ = writeln!(w);
+    }
 
     // 6. Precision.
     let _ = writeln!(w, "## 6. The price of precision: kasanari f64 / f32\n");
