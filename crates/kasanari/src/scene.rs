@@ -28,7 +28,7 @@ use shape::{
 pub type PlacedShape<T> = (Box<dyn Shape<T>>, Isometry2<T>);
 
 mod rays;
-pub use rays::{RayError, RayQuery, RaySpec, RaysFile, RaysWorld, parse_rays, read_rays};
+pub use rays::{FirstHit, RayError, RayQuery, RaySpec, RaysFile, RaysWorld, parse_rays, read_rays};
 
 /// The scene format's version; a file may state it as `"version": 1`.
 pub const FORMAT_VERSION: u32 = 1;
@@ -465,12 +465,11 @@ fn build_world<T: Real>(
     shapes: &[Entry],
     cell_size: Option<T>,
 ) -> Result<SceneWorld<T>, SceneError> {
-    let mut world = World::<T>::new(cell_size.unwrap_or_else(T::one)).map_err(|error| {
-        SceneError::World {
+    let mut world =
+        World::<T>::new(cell_size.unwrap_or_else(T::one)).map_err(|error| SceneError::World {
             at: "cell size".into(),
             error,
-        }
-    })?;
+        })?;
     let mut handles = Vec::with_capacity(shapes.len());
     for (i, e) in shapes.iter().enumerate() {
         let at = || shape_at(i, e);

@@ -1,11 +1,34 @@
 //! Rays files: the shapes of a scene and rays cast into them (format version
 //! 1, `docs/scene-format.md`, "Rays").
 //!
-//! A ray's answer is its first hit over all the file's shapes: the smallest
-//! time of impact, ties going to the shape that comes first in the file.
-//! [`RaysWorld::first_hit`] finds it by asking the narrow phase
-//! ([`narrowphase::cast_ray`]) about every shape, exactly as each shape
-//! answers alone (the contract is in `docs/conventions.md`, "Ray casts").
+//! A ray's answer is its first hit over all the file's shapes, in world
+//! coordinates: the smallest time of impact, ties going to the shape that
+//! comes first in the file.
+//!
+//! 1. [`parse_rays`] reads the file (unknown fields refused, `max_toi`
+//!    omitted or `null` meaning no limit, `solid` true by default).
+//! 2. [`RaysFile::world`] places the shapes exactly as a scene's (local
+//!    shape around its centre plus a pose, the subtraction in f64) and
+//!    converts each ray to the precision, refusing what cannot be cast there
+//!    ([`RayError`]).
+//! 3. [`RaysWorld::first_hit`] asks the narrow phase ([`narrowphase::cast_ray`],
+//!    each shape in its own frame; the contract is in `docs/conventions.md`,
+//!    "Ray casts") about every shape, keeping a hit only when its time is
+//!    strictly smaller than the best so far.
+//!
+//! Why this is the first hit: the shapes are closed sets, so the first point
+//! of their union on the ray is the first point of one of them, and each
+//! shape's own answer is its first point (within `max_toi`); the minimum of
+//! the answers is therefore the union's, and scanning in file order with a
+//! strict comparison gives ties to the smaller index. It costs one cast per
+//! shape and ray: the reference any faster search (the world's grid walk)
+//! must agree with.
+//!
+//! Degenerate cases: a ray starting inside a solid shape hits it at time 0
+//! (then a tie with every other shape containing the origin, the first in
+//! the file winning); a shape with `membership` or `mask` 0 collides with
+//! nothing and is not seen; an origin too far from a shape it aims at for
+//! the precision's arithmetic is an error naming both, never a wrong answer.
 //!
 //! ```
 //! use kasanari::scene::parse_rays;
@@ -123,7 +146,7 @@ impl std::fmt::Display for RayError {
                 precision,
             } => write!(
                 f,
-                "{field} [{}, {}] is beyond the range of {precision}",
+                "{field} [{:?}, {:?}] is beyond the range of {precision}",
                 value[0], value[1]
             ),
             Self::ZeroDirection { value, precision } => {
@@ -132,14 +155,14 @@ impl std::fmt::Display for RayError {
                 } else {
                     write!(
                         f,
-                        "dir [{:e}, {:e}] rounds to zero in {precision}: a ray needs a direction",
+                        "dir [{:?}, {:?}] rounds to zero in {precision}: a ray needs a direction",
                         value[0], value[1]
                     )
                 }
             }
             Self::NegativeMaxToi { value } => write!(
                 f,
-                "max_toi must be >= 0 (omit it, or null, for no limit), got {value}"
+                "max_toi must be >= 0 (omit it, or null, for no limit), got {value:?}"
             ),
         }
     }
@@ -215,11 +238,15 @@ impl RaySpec {
     }
 }
 
+/// A ray's answer: the index of the shape hit first and the hit, or `None`.
+pub type FirstHit<T> = Option<(usize, RayHit<T>)>;
+
 /// A rays file loaded in precision `T`: its shapes in a world and its rays
 /// ready to cast.
 #[derive(Debug)]
 pub struct RaysWorld<T: Real> {
-    /// The shapes; `handles[i]` is the handle of `shapes[i]`.
+    /// The shapes in a world; `shapes.handles[i]` is the handle of the
+    /// file's `shapes[i]`.
     pub shapes: SceneWorld<T>,
     /// The rays, in order.
     pub rays: Vec<RayQuery<T>>,
@@ -271,15 +298,29 @@ impl<T: Real> RaysWorld<T> {
     /// nothing) is not looked at: a ray tests the shapes as a query with all
     /// bits set does.
     ///
+    /// ```
+    /// use kasanari::scene::parse_rays;
+    /// // Two boxes touching at x = 2: a ray along their shared side's line
+    /// // meets both at toi 1, and the first in the file wins.
+    /// let file = parse_rays(&br#"{"shapes": [
+    ///     {"kind": "aabb", "min": [2, 0], "max": [3, 1]},
+    ///     {"kind": "aabb", "min": [1, 0], "max": [2, 1]}
+    /// ], "rays": [{"origin": [2, -1], "dir": [0, 1]}, {"origin": [0, 0.5], "dir": [-1, 0]}]}"#[..]).unwrap();
+    /// let rays = file.world::<f32>().unwrap();
+    /// let (shape, hit) = rays.first_hit(&rays.rays[0]).unwrap().unwrap();
+    /// assert_eq!((shape, hit.toi), (0, 1.0));
+    /// assert_eq!(rays.first_hit(&rays.rays[1]).unwrap(), None);
+    /// ```
+    ///
     /// # Errors
     /// [`SceneError::Query`] naming the first shape (in file order) the
     /// narrow phase cannot answer for this ray: in practice
     /// [`narrowphase::DispatchError::QueryOutOfRange`], an origin farther
     /// from a shape it aims at than the precision's arithmetic allows.
-    pub fn first_hit(&self, query: &RayQuery<T>) -> Result<Option<(usize, RayHit<T>)>, SceneError> {
+    pub fn first_hit(&self, query: &RayQuery<T>) -> Result<FirstHit<T>, SceneError> {
         // Every shape in turn, the best kept: exact and simple (n casts per
         // ray), and the reference a faster search must agree with.
-        let mut best: Option<(usize, RayHit<T>)> = None;
+        let mut best: FirstHit<T> = None;
         for (i, h) in self.shapes.handles.iter().enumerate() {
             let Ok(object) = self.shapes.world.get(*h) else {
                 continue;
@@ -308,10 +349,20 @@ impl<T: Real> RaysWorld<T> {
 
     /// Every ray's first hit, in order.
     ///
+    /// ```
+    /// use kasanari::scene::parse_rays;
+    /// let file = parse_rays(&br#"{"shapes": [{"kind": "circle", "center": [0, 0], "radius": 1}],
+    ///     "rays": [{"origin": [0, 5], "dir": [0, -1], "max_toi": 3},
+    ///              {"origin": [0, 5], "dir": [0, -1], "max_toi": 4}]}"#[..]).unwrap();
+    /// let answers = file.world::<f64>().unwrap().answers().unwrap();
+    /// assert_eq!(answers[0], None); // stops short of the ball
+    /// assert_eq!(answers[1].unwrap().1.toi, 4.0); // a hit at max_toi counts
+    /// ```
+    ///
     /// # Errors
     /// As [`RaysWorld::first_hit`], the message prefixed with the ray:
     /// `rays[2], shapes[0] (circle): ...`.
-    pub fn answers(&self) -> Result<Vec<Option<(usize, RayHit<T>)>>, SceneError> {
+    pub fn answers(&self) -> Result<Vec<FirstHit<T>>, SceneError> {
         self.rays
             .iter()
             .enumerate()

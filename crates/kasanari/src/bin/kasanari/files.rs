@@ -181,7 +181,11 @@ fn build<T: Real>(
 
 /// A pair's answers: the contact, the closest points, and the box around
 /// both shapes (for the picture).
-type PairOut<T> = (Option<Contact<T>>, ClosestPoints<T>, kasanari::shape::BoundingBox2<T>);
+type PairOut<T> = (
+    Option<Contact<T>>,
+    ClosestPoints<T>,
+    kasanari::shape::BoundingBox2<T>,
+);
 
 fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), String> {
     let table = DispatchTable::<T>::new();

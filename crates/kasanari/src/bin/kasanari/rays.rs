@@ -2,7 +2,7 @@
 //! shapes (`docs/scene-format.md`, "Rays").
 
 use kasanari::prelude::*;
-use kasanari::scene::{self, RaysFile, RaysWorld};
+use kasanari::scene::{self, FirstHit, RaysFile, RaysWorld};
 use kasanari::serde_json;
 use serde::Serialize;
 
@@ -19,9 +19,6 @@ struct RayAnswer {
     point: Option<[f64; 2]>,
     normal: Option<[f64; 2]>,
 }
-
-/// A ray's first hit: the shape's index in the file and the hit.
-type Answer<T> = Option<(usize, RayHit<T>)>;
 
 pub fn run(o: &FileOptions) -> Result<(), String> {
     let file = scene::read_rays(&o.file).map_err(|e| format!("{}: {e}", o.file.display()))?;
@@ -97,7 +94,7 @@ const HIT_POINT: &str = "#c1121f";
 fn picture<T: Real>(
     file: &RaysFile,
     rays: &RaysWorld<T>,
-    answers: &[Answer<T>],
+    answers: &[FirstHit<T>],
     title: &str,
 ) -> String {
     let f = |p: &kasanari::nalgebra::Point2<T>| [p.x.as_f64(), p.y.as_f64()];

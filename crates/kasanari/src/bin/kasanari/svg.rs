@@ -230,7 +230,10 @@ impl Canvas {
         let paint = if filled {
             format!("fill=\"{colour}\"")
         } else {
-            format!("fill=\"white\" stroke=\"{colour}\" stroke-width=\"{}\"", 1.2 * px)
+            format!(
+                "fill=\"white\" stroke=\"{colour}\" stroke-width=\"{}\"",
+                1.2 * px
+            )
         };
         let _ = writeln!(
             self.body,
@@ -360,7 +363,7 @@ pub fn balanced(min: [f64; 2], max: [f64; 2]) -> ([f64; 2], [f64; 2]) {
     let mut hi = max;
     for k in 0..2 {
         let side = hi[k] - lo[k];
-        if !(side >= 0.75 * size) {
+        if side.is_nan() || side < 0.75 * size {
             let centre = 0.5 * lo[k] + 0.5 * hi[k];
             lo[k] = centre - 0.375 * size;
             hi[k] = centre + 0.375 * size;
