@@ -33,6 +33,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use nalgebra::Point;
 use num_traits::Float;
@@ -40,6 +41,21 @@ use shape::{BoundingBox, Real};
 
 use crate::GridError;
 use crate::hash::BuildCellHasher;
+
+mod ray;
+mod rings;
+
+pub use ray::WalkStats;
+
+/// Whether `x` is a valid query limit (`max_toi`, `max_distance`): a number
+/// `≥ 0`, `+∞` allowed; `false` for NaN.
+#[inline]
+pub(crate) fn is_limit<T: Real>(x: T) -> bool {
+    matches!(
+        x.partial_cmp(&T::zero()),
+        Some(core::cmp::Ordering::Greater | core::cmp::Ordering::Equal)
+    )
+}
 
 /// Objects covering more cells than this go to the oversize list.
 pub const MAX_CELLS_PER_OBJECT: u128 = 64;
@@ -191,6 +207,14 @@ pub struct Grid<T: Real, const D: usize> {
     /// Buffers of `candidate_pairs`, kept between calls so that a frame
     /// allocates nothing once warm.
     scratch: Mutex<Scratch<T, D>>,
+    /// A box of cell keys holding every occupied cell (`lo > hi` on every
+    /// axis when there is none), which bounds the ray walk and the ring
+    /// search. It grows as cells are created and is tightened to the exact
+    /// bounds whenever [`candidate_pairs`](Self::candidate_pairs) passes over
+    /// every cell (hence atomics: that takes `&self`); in between it may be
+    /// larger than needed, never smaller.
+    occupied_lo: [AtomicI64; D],
+    occupied_hi: [AtomicI64; D],
 }
 
 impl<T: Real, const D: usize> Clone for Grid<T, D> {
@@ -205,6 +229,12 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
             oversize: self.oversize.clone(),
             len: self.len,
             scratch: Mutex::new(Scratch::default()),
+            occupied_lo: core::array::from_fn(|i| {
+                AtomicI64::new(self.occupied_lo[i].load(Ordering::Relaxed))
+            }),
+            occupied_hi: core::array::from_fn(|i| {
+                AtomicI64::new(self.occupied_hi[i].load(Ordering::Relaxed))
+            }),
         }
     }
 }
@@ -249,6 +279,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
             oversize: Vec::new(),
             len: 0,
             scratch: Mutex::new(Scratch::default()),
+            occupied_lo: core::array::from_fn(|_| AtomicI64::new(i64::MAX)),
+            occupied_hi: core::array::from_fn(|_| AtomicI64::new(i64::MIN)),
         })
     }
 
@@ -400,7 +432,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
     #[inline]
     fn enter_cell(&mut self, k: Key<D>, id: u32) {
         let cells = &mut self.cells;
+        let mut created = false;
         let at = *self.index.entry(k).or_insert_with(|| {
+            created = true;
             cells.push(CellData {
                 key: k,
                 ids: Ids::default(),
@@ -408,6 +442,35 @@ impl<T: Real, const D: usize> Grid<T, D> {
             (cells.len() - 1) as u32
         });
         self.cells[at as usize].ids.push(id);
+        if created {
+            for (i, &x) in k.iter().enumerate() {
+                let lo = self.occupied_lo[i].get_mut();
+                *lo = (*lo).min(x);
+                let hi = self.occupied_hi[i].get_mut();
+                *hi = (*hi).max(x);
+            }
+        }
+    }
+
+    /// The box of cell keys holding every occupied cell, or `None` when no
+    /// cell is occupied (see the field's note: possibly larger than the
+    /// occupied cells' exact bounds).
+    #[inline]
+    fn occupied(&self) -> Option<(Key<D>, Key<D>)> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        let lo: Key<D> = core::array::from_fn(|i| self.occupied_lo[i].load(Ordering::Relaxed));
+        let hi: Key<D> = core::array::from_fn(|i| self.occupied_hi[i].load(Ordering::Relaxed));
+        (0..D).all(|i| lo[i] <= hi[i]).then_some((lo, hi))
+    }
+
+    /// Sets the occupied box to exactly the occupied cells' bounds.
+    fn tighten_occupied(&self, lo: &Key<D>, hi: &Key<D>) {
+        for i in 0..D {
+            self.occupied_lo[i].store(lo[i], Ordering::Relaxed);
+            self.occupied_hi[i].store(hi[i], Ordering::Relaxed);
+        }
     }
 
     fn leave_cell(&mut self, k: Key<D>, id: u32) {
@@ -422,6 +485,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
             self.cells.swap_remove(at as usize);
             if let Some(moved) = self.cells.get(at as usize) {
                 self.index.insert(moved.key, at);
+            }
+            if self.cells.is_empty() {
+                self.tighten_occupied(&[i64::MAX; D], &[i64::MIN; D]);
             }
         }
     }
@@ -513,7 +579,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
             keys,
             counts,
         } = &mut *scratch;
+        // This pass sees every cell: it also tightens the occupied box.
+        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
         for cell in &self.cells {
+            for i in 0..D {
+                lo[i] = lo[i].min(cell.key[i]);
+                hi[i] = hi[i].max(cell.key[i]);
+            }
             let ids = cell.ids.as_slice();
             if ids.len() < 2 {
                 continue;
@@ -531,6 +603,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 }
             }
         }
+        self.tighten_occupied(&lo, &hi);
         for &o in &self.oversize {
             let big = &self.boxes[o as usize];
             for (id, (f, b)) in self.filings.iter().zip(&self.boxes).enumerate() {
@@ -715,6 +788,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
             let ids = cell.ids.as_slice();
             if ids.is_empty() {
                 return fail(format!("cell {k:?} is empty but stored"));
+            }
+            if self
+                .occupied()
+                .is_none_or(|(lo, hi)| !contains(&lo, &hi, k))
+            {
+                return fail(format!("cell {k:?} lies outside the occupied box"));
             }
             for &id in ids {
                 match self.filing(id) {

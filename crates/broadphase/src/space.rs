@@ -6,8 +6,8 @@ use core::fmt::Debug;
 
 use nalgebra::{Isometry2, Isometry3, Point, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
-use narrowphase::{Contact, DispatchError, DispatchTable};
-use shape::{BoundingBox, Real, Shape, Shape3};
+use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable};
+use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
 /// Widens a bounding box outward by `8 ε · max(|min|, |max|)` per axis
 /// (saturating at the largest finite float). A box with a coordinate that is
@@ -160,6 +160,45 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Shape,
         pose_b: &Self::Pose,
     ) -> Result<Option<Self::Contact>, DispatchError>;
+    /// The narrow-phase closest points (world frame, normal from `a` to
+    /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn closest_points(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, D>, DispatchError>;
+    /// The narrow phase's ray cast of one shape
+    /// (`narrowphase::cast_ray`, `narrowphase::dim3::cast_ray3`): the first
+    /// hit with `toi ≤ max_toi`, solid or hollow.
+    ///
+    /// # Errors
+    /// The narrow phase's error (an invalid ray or `max_toi`, a shape that
+    /// offers no way to answer, an origin out of range).
+    fn cast_ray(
+        shape: &Self::Shape,
+        pose: &Self::Pose,
+        ray: &Ray<T, D>,
+        max_toi: T,
+        solid: bool,
+    ) -> Result<Option<RayHit<T, D>>, DispatchError>;
+    /// The narrow phase's point projection onto one shape
+    /// (`narrowphase::project_point`, `narrowphase::dim3::project_point3`).
+    ///
+    /// # Errors
+    /// The narrow phase's error (a non-finite point, a shape that offers no
+    /// way to answer, a point out of range).
+    fn project_point(
+        shape: &Self::Shape,
+        pose: &Self::Pose,
+        point: &Point<T, D>,
+        solid: bool,
+    ) -> Result<PointProjection<T, D>, DispatchError>;
     /// Whether the shape at the pose contains the point (exact).
     ///
     /// # Errors
@@ -218,6 +257,33 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose_b: &Isometry2<T>,
     ) -> Result<Option<Contact<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    fn closest_points(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, 2>, DispatchError> {
+        table.closest_points(a, pose_a, b, pose_b, max_distance)
+    }
+    fn cast_ray(
+        shape: &dyn Shape<T>,
+        pose: &Isometry2<T>,
+        ray: &Ray<T, 2>,
+        max_toi: T,
+        solid: bool,
+    ) -> Result<Option<RayHit<T, 2>>, DispatchError> {
+        narrowphase::cast_ray(shape, pose, ray, max_toi, solid)
+    }
+    fn project_point(
+        shape: &dyn Shape<T>,
+        pose: &Isometry2<T>,
+        point: &Point<T, 2>,
+        solid: bool,
+    ) -> Result<PointProjection<T, 2>, DispatchError> {
+        narrowphase::project_point(shape, pose, point, solid)
     }
     fn contains_point(
         table: &DispatchTable<T>,
@@ -302,6 +368,33 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose_b: &Isometry3<T>,
     ) -> Result<Option<Contact3<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    fn closest_points(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+        max_distance: T,
+    ) -> Result<ClosestPoints<T, 3>, DispatchError> {
+        table.closest_points(a, pose_a, b, pose_b, max_distance)
+    }
+    fn cast_ray(
+        shape: &dyn Shape3<T>,
+        pose: &Isometry3<T>,
+        ray: &Ray<T, 3>,
+        max_toi: T,
+        solid: bool,
+    ) -> Result<Option<RayHit<T, 3>>, DispatchError> {
+        narrowphase::dim3::cast_ray3(shape, pose, ray, max_toi, solid)
+    }
+    fn project_point(
+        shape: &dyn Shape3<T>,
+        pose: &Isometry3<T>,
+        point: &Point<T, 3>,
+        solid: bool,
+    ) -> Result<PointProjection<T, 3>, DispatchError> {
+        narrowphase::dim3::project_point3(shape, pose, point, solid)
     }
     fn contains_point(
         _table: &DispatchTable3<T>,

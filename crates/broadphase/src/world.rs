@@ -12,6 +12,11 @@ use crate::GridError;
 use crate::grid::Grid;
 use crate::space::{Dim, Space};
 
+mod queries;
+mod rays;
+
+pub use queries::QueryFilter;
+
 /// A handle to an object in a [`World`]: a slot index, the slot's generation
 /// (so a handle to a removed object stays invalid when the slot is reused), and
 /// the world it belongs to.
@@ -99,6 +104,23 @@ pub enum WorldError {
     Full,
     /// A grid error (an invalid cell size).
     Grid(GridError),
+    /// A query ray has a NaN or infinite number, or a zero direction.
+    InvalidRay,
+    /// A query's `max_toi` is NaN or negative (it may be `+∞`).
+    InvalidMaxToi,
+    /// A query's `max_distance` is NaN or negative (it may be `+∞`).
+    InvalidMaxDistance,
+    /// A query point has a NaN or infinite coordinate.
+    NonFinitePoint,
+    /// The narrow phase could not answer a query for this object (a user
+    /// shape with no kernel and no fallback for it): the query fails rather
+    /// than answer without the object.
+    Narrowphase {
+        /// The object.
+        handle: Handle,
+        /// The narrow phase's error.
+        error: DispatchError,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -112,6 +134,21 @@ impl fmt::Display for WorldError {
             }
             Self::Full => write!(f, "the world is full"),
             Self::Grid(e) => write!(f, "{e}"),
+            Self::InvalidRay => write!(
+                f,
+                "a ray needs a finite origin and a finite, non-zero direction"
+            ),
+            Self::InvalidMaxToi => write!(f, "max_toi must be a number >= 0 (infinity allowed)"),
+            Self::InvalidMaxDistance => {
+                write!(f, "max_distance must be a number >= 0 (infinity allowed)")
+            }
+            Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
+            Self::Narrowphase { handle, error } => {
+                write!(
+                    f,
+                    "object {handle}: the narrow phase could not answer: {error}"
+                )
+            }
         }
     }
 }
