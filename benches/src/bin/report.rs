@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Groups are read by name (`narrow_bool_f32/circle_obb` with functions
-//! `kasanari` and `parry`, `distance_f32/ball_ball` with `kasanari`, `typed`
+//! `kasanari` and `parry`, `distance_f32/ball_ball` and `ray_cast_f32/ball`
+//! with `kasanari`, `typed`
 //! and `parry`, `broad_update_uniform_f32` with `grid`/`bvh` and a
 //! parameter N, `world_ray_f32/short` with `kasanari`/`parry` and N, ...);
 //! a missing result is shown as "—", never invented. The hand-written
@@ -322,6 +323,48 @@ fn report(r: &Results, notes: &str) -> String {
             }
             let _ = writeln!(w);
         }
+    }
+
+    // 1c. Ray casts against one shape (benches/benches/rays.rs).
+    for prec in ["f32", "f64"] {
+        let prefix = format!("ray_cast_{prec}");
+        let all = cases(r, &prefix);
+        if all.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            w,
+            "### Ray casts ({prec}, vs {}; goal ≤ 0.7×)\n",
+            if prec == "f32" {
+                "parry2d"
+            } else {
+                "parry2d-f64"
+            }
+        );
+        let _ = writeln!(
+            w,
+            "| shape | kasanari | typed | parry | ratio | typed ratio | goal |\n\
+             |---|---|---|---|---|---|---|"
+        );
+        for c in &all {
+            let g = format!("{prefix}/{c}");
+            let (k, t, p) = (
+                get(r, &g, "kasanari", ""),
+                get(r, &g, "typed", ""),
+                get(r, &g, "parry", ""),
+            );
+            let _ = writeln!(
+                w,
+                "| {c} | {} | {} | {} | {} | {} | {} |",
+                time(k.map(|x| x / BATCH)),
+                time(t.map(|x| x / BATCH)),
+                time(p.map(|x| x / BATCH)),
+                ratio_cell(ratio(k, p)),
+                ratio_cell(ratio(t, p)),
+                met(ratio(k, p), 0.7)
+            );
+        }
+        let _ = writeln!(w);
     }
 
     // 2. Seed 002.

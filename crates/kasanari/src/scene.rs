@@ -1,5 +1,5 @@
-//! Scene and pairs files: shapes described in world coordinates, in JSON
-//! (format version 1, documented in `docs/scene-format.md`).
+//! Scene, pairs and rays files: shapes described in world coordinates, in
+//! JSON (format version 1, documented in `docs/scene-format.md`).
 //!
 //! A shape given in world coordinates is stored as a local shape around its own
 //! centre plus a pose, the subtraction done in f64 before any conversion, so
@@ -26,6 +26,9 @@ use shape::{
 
 /// A shape in its local frame and the pose that places it.
 pub type PlacedShape<T> = (Box<dyn Shape<T>>, Isometry2<T>);
+
+mod rays;
+pub use rays::{FirstHit, RayError, RayQuery, RaySpec, RaysFile, RaysWorld, parse_rays, read_rays};
 
 /// The scene format's version; a file may state it as `"version": 1`.
 pub const FORMAT_VERSION: u32 = 1;
@@ -199,6 +202,20 @@ pub enum SceneError {
         /// What the world said.
         error: broadphase::WorldError,
     },
+    /// A ray of a rays file cannot be cast.
+    Ray {
+        /// Where: `rays[2]`.
+        at: String,
+        /// What is wrong.
+        error: RayError,
+    },
+    /// The narrow phase could not answer a ray against a shape.
+    Query {
+        /// Where: `rays[2], shapes[0] (circle)`.
+        at: String,
+        /// What the narrow phase said.
+        error: narrowphase::DispatchError,
+    },
 }
 
 impl std::fmt::Display for SceneError {
@@ -212,6 +229,8 @@ impl std::fmt::Display for SceneError {
             ),
             Self::Shape { at, error } => write!(f, "{at}: {error}"),
             Self::World { at, error } => write!(f, "{at}: {error}"),
+            Self::Ray { at, error } => write!(f, "{at}: {error}"),
+            Self::Query { at, error } => write!(f, "{at}: {error}"),
         }
     }
 }
@@ -429,32 +448,44 @@ impl Scene {
     /// [`SceneError::Shape`] naming the first invalid shape, or
     /// [`SceneError::World`] for a shape that does not fit the precision.
     pub fn world<T: Real>(&self, cell_size: Option<T>) -> Result<SceneWorld<T>, SceneError> {
-        let mut world = World::<T>::new(cell_size.unwrap_or_else(T::one)).map_err(|error| {
-            SceneError::World {
-                at: "cell size".into(),
-                error,
-            }
-        })?;
-        let mut handles = Vec::with_capacity(self.shapes.len());
-        for (i, e) in self.shapes.iter().enumerate() {
-            let at = || match &e.id {
-                Some(_) => format!("shapes[{i}] (id {}, {})", e.label(i), e.shape.kind()),
-                None => format!("shapes[{i}] ({})", e.shape.kind()),
-            };
-            let (shape, pose) = e
-                .shape
-                .to_shape::<T>()
-                .map_err(|error| SceneError::Shape { at: at(), error })?;
-            let h = world
-                .insert_boxed(shape, pose, e.filter())
-                .map_err(|error| SceneError::World { at: at(), error })?;
-            handles.push(h);
-        }
-        if cell_size.is_none() {
-            world.auto_cell_size();
-        }
-        Ok(SceneWorld { world, handles })
+        build_world(&self.shapes, cell_size)
     }
+}
+
+/// Where a shape is, for messages: `shapes[3] (id wall, obb)` or `shapes[3] (obb)`.
+fn shape_at(i: usize, e: &Entry) -> String {
+    match &e.id {
+        Some(_) => format!("shapes[{i}] (id {}, {})", e.label(i), e.shape.kind()),
+        None => format!("shapes[{i}] ({})", e.shape.kind()),
+    }
+}
+
+/// The world of a list of shapes (a scene's or a rays file's).
+fn build_world<T: Real>(
+    shapes: &[Entry],
+    cell_size: Option<T>,
+) -> Result<SceneWorld<T>, SceneError> {
+    let mut world =
+        World::<T>::new(cell_size.unwrap_or_else(T::one)).map_err(|error| SceneError::World {
+            at: "cell size".into(),
+            error,
+        })?;
+    let mut handles = Vec::with_capacity(shapes.len());
+    for (i, e) in shapes.iter().enumerate() {
+        let at = || shape_at(i, e);
+        let (shape, pose) = e
+            .shape
+            .to_shape::<T>()
+            .map_err(|error| SceneError::Shape { at: at(), error })?;
+        let h = world
+            .insert_boxed(shape, pose, e.filter())
+            .map_err(|error| SceneError::World { at: at(), error })?;
+        handles.push(h);
+    }
+    if cell_size.is_none() {
+        world.auto_cell_size();
+    }
+    Ok(SceneWorld { world, handles })
 }
 
 /// Why a world could not be saved as a scene.

@@ -1,5 +1,6 @@
 //! The `kasanari` command as a user runs it: the example files, every bad file
-//! of `docs/examples/bad/` (exit status 2 and a message, never a panic), flags.
+//! of `docs/examples/bad/` and `docs/examples/bad-rays/` (exit status 2 and a
+//! message, never a panic), flags, pictures.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -112,6 +113,161 @@ fn bad_files_exit_2_with_a_message() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(!text(&o).1.contains("panicked"));
     }
+}
+
+#[test]
+fn rays_file_answers_in_order() {
+    for precision in ["f32", "f64"] {
+        let o = run(&[
+            "rays",
+            "docs/examples/rays.json",
+            "--json",
+            "--precision",
+            precision,
+        ]);
+        assert!(o.status.success(), "{}", text(&o).1);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let a = v.as_array().unwrap();
+        assert_eq!(a.len(), 10);
+        // From (-5, 0) along +x into the unit ball (shapes[2]) at the origin.
+        assert_eq!(
+            a[0],
+            serde_json::json!({"hit": true, "shape": 2, "toi": 4.0, "point": [-1.0, 0.0], "normal": [-1.0, 0.0]})
+        );
+        // Nothing up there; and the floor beyond max_toi.
+        let miss = serde_json::json!({"hit": false, "shape": null, "toi": null, "point": null, "normal": null});
+        assert_eq!((&a[2], &a[6]), (&miss, &miss));
+        // Inside the capsule: solid at once, hollow where it leaves.
+        assert_eq!(a[3]["toi"], 0.0);
+        assert_eq!(a[3]["point"], serde_json::json!([4.0, 2.0]));
+        assert_eq!(a[4]["toi"], 0.5);
+        assert_eq!(a[4]["normal"], serde_json::json!([0.0, -1.0]));
+        // The tie at the wall's foot goes to the floor, shapes[0].
+        assert_eq!(a[9]["shape"], 0);
+    }
+    let o = run(&["rays", "docs/examples/rays.json"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("10 rays, 8 hit"), "{out}");
+    assert!(
+        out.contains(
+            "ray 0: hits ball (circle, shapes[2]) at toi 4.000000, point (-1.0000, 0.0000), normal (-1.0000, 0.0000)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("ray 2: no hit"), "{out}");
+}
+
+#[test]
+fn bad_rays_files_exit_2_with_their_message() {
+    let expected = [
+        (
+            "bad-shape.json",
+            "shapes[0] (id rock, circle): radius must be positive, got -1",
+        ),
+        ("extra-field.json", "unknown field `length`"),
+        ("malformed.json", "invalid file: EOF while parsing"),
+        ("missing-dir.json", "missing field `dir`"),
+        ("missing-rays.json", "missing field `rays`"),
+        ("negative-max-toi.json", "rays[0]: max_toi must be >= 0"),
+        ("not-a-bool.json", "expected a boolean"),
+        ("out-of-range.json", "number out of range"),
+        // f64 holds the origin, 1e200, but cannot cast from there; f32
+        // cannot even hold it (below).
+        (
+            "too-far.json",
+            "rays[0], shapes[0] (circle): the ray origin or query point is too far",
+        ),
+        ("version.json", "unsupported format version 2"),
+        ("zero-dir.json", "rays[0]: dir is zero"),
+    ];
+    let dir = root().join("docs/examples/bad-rays");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        expected
+            .iter()
+            .map(|(f, _)| f.to_string())
+            .collect::<Vec<_>>()
+    );
+    for (name, says) in expected {
+        let path = dir.join(name);
+        for precision in ["f32", "f64"] {
+            let o = run(&["rays", path.to_str().unwrap(), "--precision", precision]);
+            let (_, err) = text(&o);
+            let says = match (name, precision) {
+                ("too-far.json", "f32") => {
+                    "rays[0]: origin [1e200, 0.0] is beyond the range of f32"
+                }
+                _ => says,
+            };
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(
+                err.starts_with("kasanari: ") && err.contains(says) && !err.contains("panicked"),
+                "{name}: {err}"
+            );
+        }
+    }
+    for args in [
+        &["rays"][..],
+        &["rays", "docs/examples/rays.json", "--cell-size", "1"],
+        &["rays", "docs/examples/rays.json", "extra.json"],
+        &["rays", "docs/examples/rays.json", "--svg"],
+        &["rays", "missing.json"],
+        // A scene is not a rays file.
+        &["rays", "docs/examples/scene.json"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!text(&o).1.contains("panicked"));
+    }
+}
+
+#[test]
+fn rays_and_pairs_draw() {
+    let dir = std::env::temp_dir().join(format!("kasanari-pictures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rays = dir.join("rays.svg");
+    for precision in ["f32", "f64"] {
+        let o = run(&[
+            "rays",
+            "docs/examples/rays.json",
+            "--svg",
+            rays.to_str().unwrap(),
+            "--precision",
+            precision,
+        ]);
+        assert!(o.status.success(), "{}", text(&o).1);
+        let picture = std::fs::read_to_string(&rays).unwrap();
+        assert!(picture.starts_with("<svg") && picture.ends_with("</svg>\n"));
+        // Hit shapes filled, hit points as red dots, the rays in blue.
+        assert!(picture.contains("fill=\"#f4a261\""));
+        assert!(picture.matches("fill=\"#c1121f\"/>").count() >= 8);
+        assert!(picture.contains("stroke=\"#1d4ed8\""));
+        assert!(!picture.contains("NaN") && !picture.contains("inf"));
+        std::fs::remove_file(&rays).unwrap();
+    }
+    let pairs = dir.join("pairs.svg");
+    let o = run(&[
+        "pairs",
+        "docs/examples/pairs.json",
+        "--svg",
+        pairs.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let picture = std::fs::read_to_string(&pairs).unwrap();
+    assert!(picture.starts_with("<svg") && picture.ends_with("</svg>\n"));
+    // One panel per pair; the separated pair's dashed segment and distance.
+    assert_eq!(picture.matches("<svg x=").count(), 5);
+    assert!(picture.contains("pair 4: polygon × capsule, distance 0.5"));
+    assert!(picture.contains("stroke-dasharray"));
+    assert!(picture.contains(">0.5</text>"));
+    assert!(!picture.contains("NaN") && !picture.contains("inf"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

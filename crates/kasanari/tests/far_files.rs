@@ -17,65 +17,13 @@
 
 #[path = "../../shape/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use common::*;
 use kasanari::prelude::*;
-use kasanari::scene::{Entry, PairsFile, Scene, ShapeSpec, parse_pairs, parse_scene};
+use kasanari::scene::{Entry, PairsFile, Scene, parse_pairs, parse_scene};
 use proptest::prelude::*;
-
-/// The shape `s` at `pose`, shifted by `o`, described in world coordinates as a
-/// file would (in f64).
-fn world_spec(s: &Spec, pose: [f64; 3], o: [f64; 2]) -> ShapeSpec {
-    let angle = if matches!(s, Spec::Aabb(..)) {
-        0.0
-    } else {
-        pose[2]
-    };
-    let (sn, cs) = angle.sin_cos();
-    let at = |p: [f64; 2]| {
-        [
-            cs * p[0] - sn * p[1] + pose[0] + o[0],
-            sn * p[0] + cs * p[1] + pose[1] + o[1],
-        ]
-    };
-    let centre = [pose[0] + o[0], pose[1] + o[1]];
-    match s {
-        Spec::Point(x, y) => ShapeSpec::Point { p: at([*x, *y]) },
-        Spec::Segment(a, b) => ShapeSpec::Segment {
-            a: at(*a),
-            b: at(*b),
-        },
-        Spec::Circle(r) => ShapeSpec::Circle {
-            center: centre,
-            radius: *r,
-        },
-        Spec::Aabb(a, b) => ShapeSpec::Aabb {
-            min: at(*a),
-            max: at(*b),
-        },
-        Spec::Obb(x, y) => ShapeSpec::Obb {
-            center: centre,
-            half_extents: [*x, *y],
-            angle,
-        },
-        Spec::Triangle(t) => ShapeSpec::Triangle {
-            vertices: t.map(at),
-        },
-        Spec::Polygon(v) => ShapeSpec::Polygon {
-            vertices: v.iter().map(|p| at(*p)).collect(),
-        },
-        Spec::Capsule(a, b, r) => ShapeSpec::Capsule {
-            a: at(*a),
-            b: at(*b),
-            radius: *r,
-        },
-        Spec::Ellipse(a, b) => ShapeSpec::Ellipse {
-            center: centre,
-            radii: [*a, *b],
-            angle,
-        },
-    }
-}
+use support::world_spec;
 
 fn by_vertices(s: &Spec) -> bool {
     matches!(

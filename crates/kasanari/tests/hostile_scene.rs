@@ -9,27 +9,15 @@
 //! consistent, its pairs are the narrow phase over all pairs, and no contact
 //! holds a NaN. Known cases pin the exact error in each precision.
 
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+mod support;
+
 use kasanari::nalgebra::Point2;
 use kasanari::narrowphase;
 use kasanari::prelude::*;
 use kasanari::scene::{SceneError, parse_pairs, parse_scene};
-
-/// The hostile numbers as JSON tokens.
-const TOKENS: [&str; 13] = [
-    "1e308",
-    "-1e308",
-    "1.7976931348623157e308",
-    "-1.7976931348623157e308",
-    "1e39",
-    "3.4028235e38",
-    "-0",
-    "0",
-    "5e-324",
-    "-5e-324",
-    "1e-310",
-    "1e309",
-    "-1e309",
-];
+use support::TOKENS;
 
 /// What a number stands for in a shape.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,13 +7,18 @@ usage:
   kasanari [arena] [--n N] [--frames F] [--seed S] [--precision f32|f64]
                    [--svg PATH] [--cell-size S] [--dim 2|3]
   kasanari scene FILE.json [--json] [--svg PATH] [--precision f32|f64] [--cell-size S]
-  kasanari pairs FILE.json [--json] [--precision f32|f64]
+  kasanari pairs FILE.json [--json] [--svg PATH] [--precision f32|f64]
+  kasanari rays FILE.json [--json] [--svg PATH] [--precision f32|f64]
   kasanari --help | --version
 
 arena   20,000 mixed shapes moving for 600 frames (defaults); prints statistics
         and frame times, draws the last frame to arena.svg (2D)
-scene   prints every colliding pair of a scene file (docs/scene-format.md)
-pairs   answers each pair of a pairs file";
+scene   prints every colliding pair of a scene file (docs/scene-format.md);
+        --svg draws the shapes, the colliding ones filled, the contact normals
+pairs   answers each pair of a pairs file: contact, distance, closest points;
+        --svg draws each pair, its contact normal or its closest points
+rays    casts each ray of a rays file into its shapes: the first hit (shape,
+        time of impact, point, normal); --svg draws the rays and their hits";
 
 /// Float precision of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +54,7 @@ pub enum Command {
     Arena(ArenaOptions),
     Scene(FileOptions),
     Pairs(FileOptions),
+    Rays(FileOptions),
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a str, String> {
@@ -84,7 +90,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     let sub = match it.peek().map(|s| s.as_str()) {
         Some("-h" | "--help" | "help") => return Ok(Command::Help),
         Some("-V" | "--version") => return Ok(Command::Version),
-        Some("scene") | Some("pairs") | Some("arena") => it.next().map(String::as_str),
+        Some("scene" | "pairs" | "rays" | "arena") => it.next().map(String::as_str),
         Some(s) if !s.starts_with("--") => return Err(format!("unknown command `{s}`")),
         _ => None,
     };
@@ -137,7 +143,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             while let Some(arg) = it.next() {
                 match arg.as_str() {
                     "--json" => o.json = true,
-                    "--svg" if name == "scene" => o.svg = Some(PathBuf::from(value(arg, &mut it)?)),
+                    "--svg" => o.svg = Some(PathBuf::from(value(arg, &mut it)?)),
                     "--precision" => o.precision = precision(value(arg, &mut it)?)?,
                     "--cell-size" if name == "scene" => {
                         o.cell_size = Some(cell_size(value(arg, &mut it)?)?)
@@ -150,10 +156,10 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
                 }
             }
             o.file = file.ok_or_else(|| format!("{name} needs a FILE.json"))?;
-            Ok(if name == "scene" {
-                Command::Scene(o)
-            } else {
-                Command::Pairs(o)
+            Ok(match name {
+                "scene" => Command::Scene(o),
+                "pairs" => Command::Pairs(o),
+                _ => Command::Rays(o),
             })
         }
     }

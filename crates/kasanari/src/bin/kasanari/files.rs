@@ -8,7 +8,7 @@ use kasanari::serde_json::{self, Value, json};
 use serde::Serialize;
 
 /// A number for output, with `-0` printed as `0`.
-fn num<T: Real>(x: T) -> f64 {
+pub(crate) fn num<T: Real>(x: T) -> f64 {
     x.as_f64() + 0.0
 }
 
@@ -37,7 +37,7 @@ struct PairAnswer {
 }
 
 use crate::args::{FileOptions, Precision};
-use crate::svg::Canvas;
+use crate::svg::{self, Canvas};
 
 pub fn scene(o: &FileOptions) -> Result<(), String> {
     let file = scene::read_scene(&o.file).map_err(|e| format!("{}: {e}", o.file.display()))?;
@@ -51,7 +51,7 @@ fn id_of(file: &scene::Scene, i: usize) -> Value {
     file.shapes[i].id.clone().unwrap_or(json!(i))
 }
 
-fn point<T: Real>(p: &kasanari::nalgebra::Point2<T>) -> [f64; 2] {
+pub(crate) fn point<T: Real>(p: &kasanari::nalgebra::Point2<T>) -> [f64; 2] {
     [num(p.x), num(p.y)]
 }
 
@@ -179,9 +179,17 @@ fn build<T: Real>(
         .map_err(|e| format!("{}: {at} ({}): {e}", o.file.display(), spec.kind()))
 }
 
+/// A pair's answers: the contact, the closest points, and the box around
+/// both shapes (for the picture).
+type PairOut<T> = (
+    Option<Contact<T>>,
+    ClosestPoints<T>,
+    kasanari::shape::BoundingBox2<T>,
+);
+
 fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), String> {
     let table = DispatchTable::<T>::new();
-    let mut out = Vec::with_capacity(file.pairs.len());
+    let mut out: Vec<PairOut<T>> = Vec::with_capacity(file.pairs.len());
     for (i, p) in file.pairs.iter().enumerate() {
         let (a, pa) = build::<T>(o, &p.a, format!("pairs[{i}].a"))?;
         let (b, pb) = build::<T>(o, &p.b, format!("pairs[{i}].b"))?;
@@ -191,12 +199,13 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
         let closest = table
             .closest_points(a.as_ref(), &pa, b.as_ref(), &pb, T::infinity())
             .map_err(|e| format!("pairs[{i}]: {e}"))?;
-        out.push((c, closest));
+        let bounds = a.bounding_box(&pa).merged(&b.bounding_box(&pb));
+        out.push((c, closest, bounds));
     }
     if o.json {
         let json: Vec<PairAnswer> = out
             .iter()
-            .map(|(c, closest)| {
+            .map(|(c, closest, _)| {
                 let apart = match closest {
                     ClosestPoints::WithinMargin {
                         point_a,
@@ -223,7 +232,7 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
         );
     } else {
-        for (i, (p, (c, closest))) in file.pairs.iter().zip(&out).enumerate() {
+        for (i, (p, (c, closest, _))) in file.pairs.iter().zip(&out).enumerate() {
             match c {
                 Some(c) => say!(
                     "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4})",
@@ -242,5 +251,74 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             }
         }
     }
+    if let Some(path) = &o.svg {
+        let title = format!("{}: {} pairs", o.file.display(), file.pairs.len());
+        std::fs::write(path, pairs_picture(file, &out, &title))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
+}
+
+/// A short, readable number: four decimals, or three significant digits in
+/// scientific notation when that would hide it.
+fn short(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e6).contains(&x.abs()) {
+        let s = format!("{x:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{x:.3e}")
+    }
+}
+
+/// One panel per pair, each at its own scale: both shapes (filled when they
+/// intersect), the contact normal as an arrow from `point_a`, or, for
+/// shapes apart, the closest points joined by a dashed segment with the
+/// distance beside it.
+fn pairs_picture<T: Real>(file: &scene::PairsFile, out: &[PairOut<T>], title: &str) -> String {
+    let f = |p: &kasanari::nalgebra::Point2<T>| [p.x.as_f64(), p.y.as_f64()];
+    let panels = file
+        .pairs
+        .iter()
+        .zip(out)
+        .enumerate()
+        .map(|(i, (p, (c, closest, bounds)))| {
+            let (lo, hi) = svg::balanced(f(&bounds.min), f(&bounds.max));
+            let mut canvas = Canvas::new(lo, hi, 300.0);
+            canvas.shape(&p.a, [0.0, 0.0], 0.0, c.is_some());
+            canvas.shape(&p.b, [0.0, 0.0], 0.0, c.is_some());
+            let kinds = format!("pair {i}: {} × {}", p.a.kind(), p.b.kind());
+            let caption = match (c, closest) {
+                (Some(c), _) => {
+                    let len = 0.1 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
+                    canvas.arrow(f(&c.point_a), [num(c.normal.x), num(c.normal.y)], len);
+                    format!("{kinds}, depth {}", short(num(c.depth)))
+                }
+                (
+                    None,
+                    ClosestPoints::WithinMargin {
+                        point_a,
+                        point_b,
+                        normal,
+                        distance,
+                    },
+                ) => {
+                    let (qa, qb) = (f(point_a), f(point_b));
+                    canvas.line(qa, qb, "#c1121f", true);
+                    canvas.dot(qa, 2.5, "#c1121f", true);
+                    canvas.dot(qb, 2.5, "#c1121f", true);
+                    // Beside the segment's middle, a few pixels off it.
+                    let off = 0.02 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
+                    let mid = [
+                        0.5 * (qa[0] + qb[0]) - normal.y.as_f64() * off,
+                        0.5 * (qa[1] + qb[1]) + normal.x.as_f64() * off,
+                    ];
+                    canvas.label(mid, &short(num(*distance)));
+                    format!("{kinds}, distance {}", short(num(*distance)))
+                }
+                (None, _) => format!("{kinds}, apart"),
+            };
+            (canvas, caption)
+        })
+        .collect();
+    svg::sheet(title, panels, 3)
 }

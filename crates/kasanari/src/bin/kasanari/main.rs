@@ -4,6 +4,7 @@
 //!   in a world; statistics, frame times, and `arena.svg`.
 //! - `kasanari scene FILE.json`: every colliding pair of a scene file.
 //! - `kasanari pairs FILE.json`: batch pair queries.
+//! - `kasanari rays FILE.json`: the first hit of each ray over a file's shapes.
 //!
 //! Bad input (flags, files, shapes) gives a message on stderr and exit status 2,
 //! never a panic.
@@ -19,6 +20,7 @@ macro_rules! say {
 mod arena;
 mod args;
 mod files;
+mod rays;
 mod svg;
 
 use std::process::ExitCode;
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         args::Command::Arena(o) => arena::run(&o),
         args::Command::Scene(o) => files::scene(&o),
         args::Command::Pairs(o) => files::pairs(&o),
+        args::Command::Rays(o) => rays::run(&o),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,7 @@
-//! A small SVG writer for 2D scenes: shapes outlined (colliding ones filled),
-//! contact normals as arrows, the grid faintly behind. World units, y up.
+//! A small SVG writer for 2D scenes: shapes outlined (colliding or hit ones
+//! filled), contact normals as arrows, rays as lines, closest points joined by
+//! dashed segments, the grid faintly behind. World units, y up. A picture is
+//! one canvas ([`Canvas::finish`]) or several side by side ([`sheet`]).
 
 use std::fmt::Write as _;
 
@@ -178,6 +180,11 @@ impl Canvas {
     /// An arrow from `at` along the unit `dir`, `len` world units long, with a
     /// head a few pixels wide.
     pub fn arrow(&mut self, at: [f64; 2], dir: [f64; 2], len: f64) {
+        self.arrow_in(at, dir, len, ARROW);
+    }
+
+    /// [`Canvas::arrow`] in another colour.
+    pub fn arrow_in(&mut self, at: [f64; 2], dir: [f64; 2], len: f64, colour: &str) {
         let px = self.px();
         let end = [at[0] + dir[0] * len, at[1] + dir[1] * len];
         let head = (6.0 * px).min(len * 0.5);
@@ -185,7 +192,7 @@ impl Canvas {
         let (nx, ny) = (-dir[1] * head * 0.5, dir[0] * head * 0.5);
         let _ = writeln!(
             self.body,
-            "<line x1=\"{}\" y1=\"{}\" x2=\"{bx}\" y2=\"{by}\" stroke=\"{ARROW}\" stroke-width=\"{}\"/><polygon points=\"{},{} {},{} {},{}\" fill=\"{ARROW}\"/>",
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{bx}\" y2=\"{by}\" stroke=\"{colour}\" stroke-width=\"{}\"/><polygon points=\"{},{} {},{} {},{}\" fill=\"{colour}\"/>",
             at[0],
             at[1],
             1.2 * px,
@@ -198,20 +205,79 @@ impl Canvas {
         );
     }
 
-    /// The finished document, with a title line.
-    pub fn finish(self, title: &str) -> String {
-        let s = self.scale();
-        let height = (self.max[1] - self.min[1]) * s;
-        let mut out = String::new();
+    /// A segment from `a` to `b`, solid or dashed.
+    pub fn line(&mut self, a: [f64; 2], b: [f64; 2], colour: &str, dashed: bool) {
+        let px = self.px();
+        let dash = if dashed {
+            format!(" stroke-dasharray=\"{} {}\"", 5.0 * px, 3.0 * px)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" viewBox=\"0 0 {:.0} {:.0}\" font-family=\"sans-serif\">",
-            self.width,
-            height + 30.0,
-            self.width,
-            height + 30.0
+            self.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"{dash}/>",
+            a[0],
+            a[1],
+            b[0],
+            b[1],
+            1.2 * px
         );
-        let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    }
+
+    /// A dot at `at`, `radius` pixels, filled or as a ring.
+    pub fn dot(&mut self, at: [f64; 2], radius: f64, colour: &str, filled: bool) {
+        let px = self.px();
+        let paint = if filled {
+            format!("fill=\"{colour}\"")
+        } else {
+            format!(
+                "fill=\"white\" stroke=\"{colour}\" stroke-width=\"{}\"",
+                1.2 * px
+            )
+        };
+        let _ = writeln!(
+            self.body,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {paint}/>",
+            at[0],
+            at[1],
+            radius * px
+        );
+    }
+
+    /// A short bar across the unit `dir` at `at` (where a ray stops).
+    pub fn bar(&mut self, at: [f64; 2], dir: [f64; 2], colour: &str) {
+        let h = 5.0 * self.px();
+        let (nx, ny) = (-dir[1] * h, dir[0] * h);
+        self.line(
+            [at[0] - nx, at[1] - ny],
+            [at[0] + nx, at[1] + ny],
+            colour,
+            false,
+        );
+    }
+
+    /// Text whose baseline starts at `at`, 12 pixels high, upright.
+    pub fn label(&mut self, at: [f64; 2], text: &str) {
+        let px = self.px();
+        let _ = writeln!(
+            self.body,
+            "<text transform=\"translate({} {}) scale({px} {})\" font-size=\"12\" fill=\"{OUTLINE}\">{}</text>",
+            at[0],
+            at[1],
+            -px,
+            escape(text)
+        );
+    }
+
+    /// The picture's height in pixels, with its title line.
+    fn height(&self) -> f64 {
+        (self.max[1] - self.min[1]) * self.scale() + 30.0
+    }
+
+    /// The title line and the world group, in the picture's own pixels.
+    fn content(&self, title: &str) -> String {
+        let s = self.scale();
+        let mut out = String::new();
         let _ = writeln!(
             out,
             "<text x=\"8\" y=\"20\" font-size=\"14\">{}</text>",
@@ -221,15 +287,89 @@ impl Canvas {
         let _ = writeln!(
             out,
             "<g transform=\"translate(0 {:.3}) scale({s} {}) translate({} {})\">",
-            height + 30.0,
+            self.height(),
             -s,
             -self.min[0],
             -self.min[1]
         );
         out.push_str(&self.body);
-        out.push_str("</g>\n</svg>\n");
+        out.push_str("</g>\n");
         out
     }
+
+    /// The finished document, with a title line.
+    pub fn finish(self, title: &str) -> String {
+        let (width, height) = (self.width, self.height());
+        let mut out = open(width, height);
+        out.push_str(&self.content(title));
+        out.push_str("</svg>\n");
+        out
+    }
+}
+
+/// The opening of a document `width` × `height` pixels on white.
+fn open(width: f64, height: f64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\">"
+    );
+    let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    out
+}
+
+/// Several pictures, each with its caption, `columns` to a row under one
+/// title; each keeps its own scale (a nested `<svg>` clips it to its place).
+pub fn sheet(title: &str, panels: Vec<(Canvas, String)>, columns: usize) -> String {
+    let columns = columns.max(1);
+    let width = panels.iter().map(|(c, _)| c.width).fold(0.0, f64::max);
+    let mut rows = String::new();
+    let mut y = 30.0;
+    for row in panels.chunks(columns) {
+        let row_height = row.iter().map(|(c, _)| c.height()).fold(0.0, f64::max);
+        for (k, (canvas, caption)) in row.iter().enumerate() {
+            let _ = writeln!(
+                rows,
+                "<svg x=\"{:.0}\" y=\"{y:.0}\" width=\"{:.0}\" height=\"{:.0}\">",
+                k as f64 * width,
+                canvas.width,
+                canvas.height()
+            );
+            rows.push_str(&canvas.content(caption));
+            rows.push_str("</svg>\n");
+        }
+        y += row_height + 10.0;
+    }
+    let total_width = width * panels.len().clamp(1, columns) as f64;
+    let mut out = open(total_width, y);
+    let _ = writeln!(
+        out,
+        "<text x=\"8\" y=\"20\" font-size=\"16\">{}</text>",
+        escape(title)
+    );
+    out.push_str(&rows);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The box `[min, max]` grown about its centre so that neither side is less
+/// than three quarters of the other (a line of shapes still gets a picture of
+/// some height, a column not too tall a one); a box of no size becomes one
+/// unit wide.
+pub fn balanced(min: [f64; 2], max: [f64; 2]) -> ([f64; 2], [f64; 2]) {
+    let size = (max[0] - min[0]).max(max[1] - min[1]);
+    let size = if size > 0.0 { size } else { 1.0 };
+    let mut lo = min;
+    let mut hi = max;
+    for k in 0..2 {
+        let side = hi[k] - lo[k];
+        if side.is_nan() || side < 0.75 * size {
+            let centre = 0.5 * lo[k] + 0.5 * hi[k];
+            lo[k] = centre - 0.375 * size;
+            hi[k] = centre + 0.375 * size;
+        }
+    }
+    (lo, hi)
 }
 
 fn polygon(b: &mut String, vertices: &[[f64; 2]], style: &str) {
