@@ -591,6 +591,55 @@ fn long_ray_in_a_sparse_grid<T: Real>() {
 }
 shape::for_each_precision!(long_ray, long_ray_in_a_sparse_grid);
 
+/// A direction so small that crossing a cell takes longer than the float
+/// range (every gain at `+∞`), in a world whose occupied box stretches
+/// 1e30 along the ray: the walk stops at once instead of stepping through
+/// 1e29 cells at time `∞` (found by the `kasanari rays` hostile-file test,
+/// which hung on `"dir": [5e-324, 0]`). The answer is brute force's.
+fn subnormal_direction_ends<T: Real>() {
+    let mut world = World::<T>::new(T::lit(2.0)).unwrap();
+    let ball = shape::Circle::new(T::one()).unwrap();
+    let near = world
+        .insert(
+            ball,
+            Isometry2::translation(T::lit(-4.5), T::lit(0.25)),
+            Filter::default(),
+        )
+        .unwrap();
+    let far = shape::Circle::new(T::lit(1e15)).unwrap();
+    world
+        .insert(
+            far,
+            Isometry2::translation(T::lit(1e30), -T::lit(1e30)),
+            Filter::default(),
+        )
+        .unwrap();
+    let tiny = T::min_positive_value() * T::epsilon();
+    let ray = Ray::new(
+        Point2::new(-T::lit(5.0), T::lit(0.25)),
+        Vector2::new(tiny, T::zero()),
+    );
+    // The origin is 0.5 from the near ball's centre, inside: a solid cast
+    // hits there at time 0; a hollow one would leave 1.5 further on, at a
+    // time beyond the float range, so it hits nothing.
+    let solid = QueryFilter::default();
+    let (h, hit) = world.cast_ray(&ray, T::lit(20.0), solid).unwrap().unwrap();
+    assert_eq!((h, hit.toi), (near, T::zero()));
+    let all = world.cast_ray_all(&ray, T::infinity(), solid).unwrap();
+    assert_eq!(all.len(), 1);
+    let hollow = solid.with_solid(false);
+    assert_eq!(world.cast_ray(&ray, T::infinity(), hollow), Ok(None));
+    let outside = Ray::new(
+        Point2::new(-T::lit(8.0), T::lit(5.0)),
+        Vector2::new(tiny, T::zero()),
+    );
+    assert_eq!(
+        world.cast_ray(&outside, T::infinity(), QueryFilter::default()),
+        Ok(None)
+    );
+}
+shape::for_each_precision!(subnormal_direction, subnormal_direction_ends);
+
 /// A ring search from a point a million cells away from a sparse grid, and
 /// one inside a dense block, cost little.
 fn ring_search_cost<T: Real>() {

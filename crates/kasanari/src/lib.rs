@@ -40,7 +40,9 @@ pub use shape;
 /// One import for users: the shapes, the traits, the scalar trait, the
 /// queries and the world.
 pub mod prelude {
-    pub use broadphase::{Collisions, Filter, Handle, PairContact, World, World3, WorldError};
+    pub use broadphase::{
+        Collisions, Filter, Handle, PairContact, QueryFilter, World, World3, WorldError,
+    };
     pub use narrowphase::dim3::{
         ClosestPoints3, Contact3, DispatchTable3, cast_ray3, closest_points3, distance3,
         project_point3, signed_distance3,

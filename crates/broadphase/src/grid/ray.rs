@@ -583,7 +583,10 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
                 }
                 losses[b] = Some(self.next_loss(b, &active));
             }
-            if tg > bound {
+            // A gain at `+∞` is never reached (a direction so small that
+            // the next boundary's time overflows): the walk is over, even
+            // under an unbounded `max_toi` (`∞ > ∞` is false).
+            if tg > bound || !Float::is_finite(tg) {
                 break;
             }
             stats.steps += 1;

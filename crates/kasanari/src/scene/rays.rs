@@ -40,7 +40,7 @@
 //! assert_eq!((hit.point.x, hit.normal.x), (-1.0, -1.0));
 //! ```
 
-use broadphase::Filter;
+use broadphase::{Handle, QueryFilter, WorldError};
 use nalgebra::{Point2, Vector2};
 use serde::{Deserialize, Serialize};
 use shape::{Ray, RayHit, Real};
@@ -294,9 +294,10 @@ impl<T: Real> RaysWorld<T> {
     /// and the hit, with the smallest time of impact, ties going to the
     /// smaller index; `None` when no shape is hit within `max_toi`.
     ///
-    /// A shape whose `membership` or `mask` is 0 (a shape that collides with
-    /// nothing) is not looked at: a ray tests the shapes as a query with all
-    /// bits set does.
+    /// The query goes through the world ([`broadphase::World::cast_ray`]:
+    /// the grid cells the ray crosses, then each shape's exact ray cast),
+    /// with every group accepted: a shape whose `membership` or `mask` is 0
+    /// (a shape that collides with nothing) is not looked at.
     ///
     /// ```
     /// use kasanari::scene::parse_rays;
@@ -313,38 +314,37 @@ impl<T: Real> RaysWorld<T> {
     /// ```
     ///
     /// # Errors
-    /// [`SceneError::Query`] naming the first shape (in file order) the
-    /// narrow phase cannot answer for this ray: in practice
+    /// [`SceneError::Query`] naming the first shape along the ray that the
+    /// narrow phase cannot answer: in practice
     /// [`narrowphase::DispatchError::QueryOutOfRange`], an origin farther
     /// from a shape it aims at than the precision's arithmetic allows.
     pub fn first_hit(&self, query: &RayQuery<T>) -> Result<FirstHit<T>, SceneError> {
-        // Every shape in turn, the best kept: exact and simple (n casts per
-        // ray), and the reference a faster search must agree with.
-        let mut best: FirstHit<T> = None;
-        for (i, h) in self.shapes.handles.iter().enumerate() {
-            let Ok(object) = self.shapes.world.get(*h) else {
-                continue;
-            };
-            if !Filter::ALL.accepts(&object.filter()) {
-                continue;
-            }
-            let hit = narrowphase::cast_ray(
-                object.shape(),
-                object.pose(),
-                &query.ray,
-                query.max_toi,
-                query.solid,
-            )
-            .map_err(|error| SceneError::Query {
-                at: self.labels[i].clone(),
-                error,
+        let filter = QueryFilter::default().with_solid(query.solid);
+        let found = self
+            .shapes
+            .world
+            .cast_ray(&query.ray, query.max_toi, filter)
+            .map_err(|e| match e {
+                WorldError::Narrowphase { handle, error } => SceneError::Query {
+                    at: self
+                        .index_of(handle)
+                        .map_or_else(|| handle.to_string(), |i| self.labels[i].clone()),
+                    error,
+                },
+                // The ray and `max_toi` were checked by `to_query`.
+                error => SceneError::World {
+                    at: "rays".to_string(),
+                    error,
+                },
             })?;
-            // Strictly nearer only: a tie stays with the smaller index.
-            if let Some(hit) = hit.filter(|h| best.as_ref().is_none_or(|(_, b)| h.toi < b.toi)) {
-                best = Some((i, hit));
-            }
-        }
-        Ok(best)
+        // Handles are given in file order, so the world's tie rule (the
+        // smaller handle) is the file's (the smaller index).
+        Ok(found.and_then(|(h, hit)| self.index_of(h).map(|i| (i, hit))))
+    }
+
+    /// The file index of the shape behind a handle.
+    fn index_of(&self, handle: Handle) -> Option<usize> {
+        self.shapes.handles.binary_search(&handle).ok()
     }
 
     /// Every ray's first hit, in order.
