@@ -32,6 +32,8 @@
 //! leave the float range; a time of impact that overflows the float type
 //! (possible only for directions far below one) is reported as no hit.
 
+use core::any::Any;
+
 use nalgebra::{AbstractRotation, Isometry, Point, Point2, SVector, Unit, Vector2};
 use num_traits::Float;
 
@@ -55,31 +57,27 @@ pub(crate) struct ScaledRay<T: Real, const D: usize> {
 impl<T: Real, const D: usize> ScaledRay<T, D> {
     /// The ray with its direction rescaled (a valid ray: finite, non-zero
     /// direction; anything else is kept as it is, without panicking).
+    ///
+    /// The largest component `m` lands in `[1, 2)`: `s = 2^−e` with
+    /// `e = ⌊log₂ m⌋` read from the bits of `m` (no logarithm, no branch on
+    /// the size of the direction).
     #[inline]
     pub(crate) fn new(ray: &Ray<T, D>) -> Self {
-        let m = ray.dir.amax();
-        if m >= T::half() && m <= T::two() {
-            return Self {
+        let m = ray
+            .dir
+            .iter()
+            .fold(T::zero(), |m, v| Float::max(m, Float::abs(*v)));
+        match pow2_scale(m) {
+            Some(scale) => Self {
+                origin: ray.origin,
+                dir: ray.dir * scale.0 * scale.1,
+                scale,
+            },
+            None => Self {
                 origin: ray.origin,
                 dir: ray.dir,
                 scale: (T::one(), T::one()),
-            };
-        }
-        Self::rescaled(ray, m)
-    }
-
-    /// The slow path of [`new`](Self::new): `2^e ≤ m < 2^(e+1)`, `s = 2^−e`.
-    /// `log2` may round `e` up by one just below a power of two, which leaves
-    /// the largest component in `[1/2, 2)`, still within the promise.
-    #[cold]
-    fn rescaled(ray: &Ray<T, D>, m: T) -> Self {
-        let e = num_traits::ToPrimitive::to_i32(&Float::floor(Float::log2(m))).unwrap_or(0);
-        let (e1, e2) = (e / 2, e - e / 2);
-        let scale = (Float::powi(T::two(), -e1), Float::powi(T::two(), -e2));
-        Self {
-            origin: ray.origin,
-            dir: ray.dir * scale.0 * scale.1,
-            scale,
+            },
         }
     }
 
@@ -113,6 +111,70 @@ impl<T: Real, const D: usize> ScaledRay<T, D> {
             scale: self.scale,
         }
     }
+}
+
+/// `2^−e` for `2^e ≤ m < 2^(e+1)`, as two factors that are each a
+/// representable power of two on the same side of 1 (so that applying them
+/// one after the other never overflows or underflows on the way), or `None`
+/// for `m` zero, infinite or NaN.
+#[inline(always)]
+fn pow2_scale<T: Real>(m: T) -> Option<(T, T)> {
+    match pow2_inverse(m) {
+        Some(s) => Some((s, T::one())),
+        None => pow2_scale_decoded(m),
+    }
+}
+
+/// The common case of [`pow2_scale`]: `2^−e` read off the exponent bits of
+/// an `f32` or `f64` `m` by one integer subtraction, when `m` and `2^−e` are
+/// both normal (biased exponent `b` of `m` in `[1, 2·bias − 1]`; `2^−e` has
+/// biased exponent `2·bias − b`). `None` for anything else, including other
+/// float types. (`Any` picks the type; the test folds away when the
+/// function is instantiated.)
+#[inline(always)]
+fn pow2_inverse<T: Real>(m: T) -> Option<T> {
+    let any: &dyn Any = &m;
+    if let Some(x) = any.downcast_ref::<f32>() {
+        let b = x.to_bits() & 0x7F80_0000;
+        if b != 0 && b <= 253 << 23 {
+            let s = f32::from_bits((254 << 23) - b);
+            return (&s as &dyn Any).downcast_ref::<T>().copied();
+        }
+    } else if let Some(x) = any.downcast_ref::<f64>() {
+        let b = x.to_bits() & 0x7FF0_0000_0000_0000;
+        if b != 0 && b <= 2045 << 52 {
+            let s = f64::from_bits((2046 << 52) - b);
+            return (&s as &dyn Any).downcast_ref::<T>().copied();
+        }
+    }
+    None
+}
+
+/// The general case of [`pow2_scale`] (subnormal or huge `m`, other float
+/// types): `integer_decode` gives `m = mantissa · 2^exponent` exactly
+/// (subnormals included), so `e` is `exponent` plus the position of the
+/// mantissa's leading bit; `e` is at least `−1074` and at most `1023`
+/// (f64), so each half of `−e` is a normal f64 power of two, and converting
+/// it to `T` is exact for f32 too (`|e| ≤ 149` there).
+#[cold]
+fn pow2_scale_decoded<T: Real>(m: T) -> Option<(T, T)> {
+    if !(m > T::zero() && m <= <T as Float>::max_value()) {
+        return None;
+    }
+    let (mantissa, exponent, _) = Float::integer_decode(m);
+    #[allow(clippy::cast_possible_wrap)] // at most 64
+    let lead = 63 - mantissa.leading_zeros() as i32;
+    let e = i32::from(exponent) + lead;
+    let (e1, e2) = (e / 2, e - e / 2);
+    Some((T::lit(pow2(-e1)), T::lit(pow2(-e2))))
+}
+
+/// `2^k` for `|k| ≤ 1022`, from its bits.
+#[inline]
+fn pow2(k: i32) -> f64 {
+    #[allow(clippy::cast_sign_loss)] // 1023 + k ≥ 1
+    let biased = (1023 + k) as u64;
+    f64::from_bits(biased << 52)
 }
 
 /// Where a line `o + t d` (all `t ∈ ℝ`) meets a closed convex shape: the
@@ -458,6 +520,34 @@ mod tests {
         assert!(!within(s.toi(T::lit(1e6)), T::infinity()));
     }
     for_each_precision!(rescale, rescaling);
+
+    fn powers_of_two<T: Real>() {
+        // The bit trick and the general path agree, and both land the
+        // largest component in [1, 2), from subnormal to MAX.
+        let mut m = T::min_positive_value() * T::epsilon();
+        let big = <T as Float>::max_value();
+        let mut seen = 0;
+        while m <= big && Float::is_finite(m) {
+            for k in [T::one(), T::lit(1.5), T::lit(1.999)] {
+                let v = m * k;
+                if v > big {
+                    continue;
+                }
+                let (s0, s1) = pow2_scale(v).unwrap();
+                let (g0, g1) = pow2_scale_decoded(v).unwrap();
+                assert_eq!(v * s0 * s1, v * g0 * g1, "{v:?}");
+                let w = v * s0 * s1;
+                assert!(w >= T::one() && w < T::two(), "{v:?} -> {w:?}");
+                seen += 1;
+            }
+            m *= T::lit(3.0);
+        }
+        assert!(seen > 100);
+        assert!(pow2_scale(T::zero()).is_none());
+        assert!(pow2_scale(T::nan()).is_none());
+        assert!(pow2_scale(T::infinity()).is_none());
+    }
+    for_each_precision!(pow2, powers_of_two);
 
     fn slabs<T: Real>() {
         let p = |x: f64, y: f64, z: f64| Point3::new(T::lit(x), T::lit(y), T::lit(z));
