@@ -31,6 +31,16 @@
 //! the exponent, so `s · t` and `d · s` are the exact products unless they
 //! leave the float range; a time of impact that overflows the float type
 //! (possible only for directions far below one) is reported as no hit.
+//!
+//! **Fast paths.** The common case, an origin outside the shape and a ray
+//! that enters it or misses, is answered without the whole span: the entry
+//! alone ([`ball_entry`] for balls), with its normal unit already or made
+//! unit once, and nothing computed for the exit. Everything else (an origin
+//! inside or on the boundary, sizes near the ends of the float range,
+//! whatever rounding leaves ambiguous) takes the careful path above, kept
+//! `#[cold]`. Whether the origin is outside is decided by the containment
+//! test's own arithmetic, so the two paths never disagree about where a ray
+//! starts; both are exact to rounding.
 
 use core::any::Any;
 
@@ -383,6 +393,142 @@ pub(crate) fn ball_roots<T: Real, const D: usize>(
     Some(if r0 <= r1 { (r0, r1) } else { (r1, r0) })
 }
 
+/// What the fast path of a ball's ray cast found ([`ball_entry`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Entry<T> {
+    /// The line enters the ball at this time, `≥ 0`.
+    At(T),
+    /// The ray misses the ball or the ball is behind it.
+    Miss,
+    /// Outside the fast path's domain (the origin in the ball or on its
+    /// boundary, sizes near the ends of the float range, NaN): take the
+    /// careful path.
+    Careful,
+}
+
+/// The fast path of a ball's ray cast: the entry time of `o + t d` into
+/// `|x| ≤ r` for an origin outside the ball (`|o|² > r²`, `oo` and `rr`, the
+/// containment test's own arithmetic), in `d`'s units, with one square root
+/// and one division, and with no rescaling of `d`.
+///
+/// The domain: `|d|²` in `[2⁻⁴⁰, 2⁴⁰]`, `|o|² ≤ MAX · 2⁻⁴⁴` and
+/// `r² ≥ MIN_POSITIVE · 2⁴⁰`, so that no quantity below overflows, and
+/// none underflows but by cancellation; the careful path takes the rest.
+/// Within it, scaling `d` by a power of two would scale every quantity
+/// below exactly, so this is the rescaled computation of the module notes
+/// (step 1), without the rescaling.
+///
+/// With `a = d·d`, `b = o·d`, `c = |o|² − r² > 0`:
+/// 1. `b ≥ 0` (moving away): the roots' product `c/a` is positive and their
+///    sum `−2b/a` is not, so both are `≤ 0`: a miss.
+/// 2. The discriminant `b² − ac` is `a r² − |d × o|²` (Lagrange's identity
+///    `|d|²|o|² − (d·o)² = |d × o|²`), computed from the cross product
+///    directly: no cancellation of `b²` against `ac` (the same point as
+///    Haines et al.'s `a (r² − |f|²)` of [`ball_roots`], with `|f|² =
+///    |d × o|²/a`, and no division). Negative: a miss.
+/// 3. With `b < 0`, `q = √disc − b > 0` has no cancellation and the near root
+///    is `c / q` (Vieta: the roots are `q/a` and `c/q`), unless the two are
+///    equal to rounding.
+#[inline(always)]
+pub(crate) fn ball_entry<T: Real, const D: usize>(
+    o: &SVector<T, D>,
+    d: &SVector<T, D>,
+    rr: T,
+    oo: T,
+) -> Entry<T> {
+    let a = d.norm_squared();
+    let domain = (oo > rr)
+        & (oo <= <T as Float>::max_value() * T::lit(2f64.powi(-44)))
+        & (a >= T::lit(2f64.powi(-40)))
+        & (a <= T::lit(2f64.powi(40)))
+        & (rr >= <T as Float>::min_positive_value() * T::lit(2f64.powi(40)));
+    if !domain {
+        return Entry::Careful;
+    }
+    let b = o.dot(d);
+    if b >= T::zero() {
+        return Entry::Miss;
+    }
+    let mut cross2 = T::zero();
+    for i in 0..D {
+        for j in i + 1..D {
+            let c = d[i] * o[j] - d[j] * o[i];
+            cross2 += c * c;
+        }
+    }
+    let disc = a * rr - cross2;
+    if disc < T::zero() {
+        return Entry::Miss;
+    }
+    let q = Float::sqrt(disc) - b;
+    let c = oo - rr;
+    // Roots equal to rounding (`q² ≤ ac`: a tangent line, or an origin so
+    // far that `r` is below its ulp): the far root `q/a`, rounded once
+    // without `c`'s rounding, is then as near and never beyond the true far
+    // root (`|o|² − r²` rounded up may put `c/q` past it).
+    Entry::At(if q * q <= a * c { q / a } else { c / q })
+}
+
+/// The hit of a ball of radius `r` centred on `c` (world) at time `t` along
+/// `o + t d` (`o` relative to `c`, `d` the caller's direction): the time
+/// checked against `max_toi`, the point `o + t d + c`, the outward normal
+/// `(x − c)/r` ([`ball_normal`]).
+#[inline(always)]
+pub(crate) fn ball_hit<T: Real, const D: usize>(
+    o: &SVector<T, D>,
+    d: &SVector<T, D>,
+    c: &SVector<T, D>,
+    r: T,
+    t: T,
+    max_toi: T,
+) -> Option<RayHit<T, D>> {
+    if !within(t, max_toi) {
+        return None;
+    }
+    let p = o + d * t;
+    let normal = ball_normal(&p, r, d)?;
+    Some(RayHit {
+        toi: t,
+        point: Point::from(p + c),
+        normal: Unit::new_unchecked(normal),
+    })
+}
+
+/// The unit normal `p / r` of a ball of radius `r` at a point `p` (relative
+/// to the centre) computed on its boundary, or `None` when `p` is not finite
+/// (`−d/|d|` in the impossible case `p = 0`, as [`unit_or_back`]).
+///
+/// `p` is on the sphere only up to the rounding of `o + t d`, so `|p/r|²`
+/// is `1 + δ` with `δ` a few `ε` times `|o|/r`; a Newton step for
+/// `1/√(1 + δ)`, `n (3 − |n|²)/2`, leaves `3δ²/4` (below `ε` when
+/// `δ² ≤ ε`) with no square root. `δ = 0` (representable hits: a 3-4-5
+/// chord) keeps `p/r` as it is. Larger `δ` (origins very far from a small
+/// ball) normalises `p` itself.
+#[inline(always)]
+pub(crate) fn ball_normal<T: Real, const D: usize>(
+    p: &SVector<T, D>,
+    r: T,
+    d: &SVector<T, D>,
+) -> Option<SVector<T, D>> {
+    let n = p / r;
+    let dev = n.norm_squared() - T::one();
+    if dev * dev <= T::epsilon() {
+        return Some(n * (T::one() - dev * T::half()));
+    }
+    ball_normal_far(p, d)
+}
+
+/// The slow path of [`ball_normal`].
+#[cold]
+fn ball_normal_far<T: Real, const D: usize>(
+    p: &SVector<T, D>,
+    d: &SVector<T, D>,
+) -> Option<SVector<T, D>> {
+    p.iter()
+        .all(|v| Float::is_finite(*v))
+        .then(|| unit_or_back(p, d))
+}
+
 /// The span of a ball of radius `r` centred on the origin, with the points
 /// themselves as outward normals.
 #[inline]
@@ -604,6 +750,81 @@ mod tests {
         assert!(Float::abs(t0 - big) <= big * T::epsilon());
     }
     for_each_precision!(ball, balls);
+
+    fn ball_entries<T: Real>() {
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let entry = |o: Vector2<T>, d: Vector2<T>, r: f64| {
+            let rr = T::lit(r * r);
+            ball_entry(&o, &d, rr, o.norm_squared())
+        };
+        // The 3-4-5 chord, in the direction's own units (no rescaling).
+        let at = |e: Entry<T>| match e {
+            Entry::At(t) => t,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(at(entry(v(-10.0, 3.0), v(1.0, 0.0), 5.0)), T::lit(6.0));
+        assert_eq!(at(entry(v(-10.0, 3.0), v(4.0, 0.0), 5.0)), T::lit(1.5));
+        // Tangent, and a hair beyond.
+        assert_eq!(at(entry(v(-10.0, 5.0), v(2.0, 0.0), 5.0)), T::lit(5.0));
+        assert!(matches!(
+            entry(v(-10.0, 5.5), v(1.0, 0.0), 5.0),
+            Entry::Miss
+        ));
+        // Moving away; from inside or on the circle: the careful path.
+        assert!(matches!(
+            entry(v(-10.0, 3.0), v(-1.0, 0.0), 5.0),
+            Entry::Miss
+        ));
+        assert!(matches!(
+            entry(v(1.0, 1.0), v(1.0, 0.0), 5.0),
+            Entry::Careful
+        ));
+        assert!(matches!(
+            entry(v(-3.0, 4.0), v(1.0, 0.0), 5.0),
+            Entry::Careful
+        ));
+        // Both roots round to the same number: never beyond the far root.
+        let far = if T::epsilon() > T::lit(1e-10) {
+            1e8
+        } else {
+            1e17
+        };
+        assert_eq!(
+            at(entry(v(-far, 0.0), v(1.0, 0.0), 2.0)),
+            T::lit(far) - T::two()
+        );
+        // A direction far outside [2⁻²⁰, 2²⁰]: the careful path.
+        assert!(matches!(
+            entry(v(-10.0, 3.0), v(1e-7, 0.0), 5.0),
+            Entry::Careful
+        ));
+    }
+    for_each_precision!(ball_entry_fast, ball_entries);
+
+    fn ball_normals<T: Real>() {
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let d = v(1.0, 0.0);
+        // On the circle exactly: p / r as it is.
+        assert_eq!(
+            ball_normal(&v(-4.0, 3.0), T::lit(5.0), &d),
+            Some(v(-0.8, 0.6))
+        );
+        // Off by a relative 1e-4 (f64: 1e-8): one Newton step makes it
+        // unit to rounding.
+        let off = if T::epsilon() > T::lit(1e-10) {
+            3e-4
+        } else {
+            1e-8
+        };
+        let n = ball_normal(&v(-4.0 * (1.0 + off), 3.0), T::lit(5.0), &d).unwrap();
+        assert!(Float::abs(n.norm() - T::one()) <= T::lit(4.0) * T::epsilon());
+        // Far off (a small ball seen from far): normalised outright.
+        let n = ball_normal(&v(-8.0, 6.0), T::lit(5.0), &d).unwrap();
+        assert!((n - v(-0.8, 0.6)).norm() <= T::lit(2.0) * T::epsilon());
+        let inf = Vector2::new(T::infinity(), T::zero());
+        assert_eq!(ball_normal(&inf, T::one(), &d), None);
+    }
+    for_each_precision!(ball_normal_unit, ball_normals);
 
     fn clipping<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
