@@ -34,13 +34,13 @@
 //!
 //! **Fast paths.** The common case, an origin outside the shape and a ray
 //! that enters it or misses, is answered without the whole span: the entry
-//! alone ([`ball_entry`] for balls), with its normal unit already or made
-//! unit once, and nothing computed for the exit. Everything else (an origin
-//! inside or on the boundary, sizes near the ends of the float range,
-//! whatever rounding leaves ambiguous) takes the careful path above, kept
-//! `#[cold]`. Whether the origin is outside is decided by the containment
-//! test's own arithmetic, so the two paths never disagree about where a ray
-//! starts; both are exact to rounding.
+//! alone ([`ball_entry`] for balls, [`slab_entry`] for boxes), with its
+//! normal unit already or made unit once, and nothing computed for the exit.
+//! Everything else (an origin inside or on the boundary, sizes near the ends
+//! of the float range, whatever rounding leaves ambiguous) takes the careful
+//! path above, kept `#[cold]`. Whether the origin is outside is decided by
+//! the containment test's own arithmetic, so the two paths never disagree
+//! about where a ray starts; both are exact to rounding.
 
 use core::any::Any;
 
@@ -333,6 +333,70 @@ pub(crate) fn slab_span<T: Real, const D: usize>(
         }
     }
     (span.t_in <= span.t_out).then_some(span)
+}
+
+/// What the fast path of a box's ray cast found ([`slab_entry`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SlabEntry<T> {
+    /// The line enters the box at time `t > 0` through a face of axis
+    /// `axis`, whose outward normal is `side · e_axis` (`side = ±1`).
+    At { t: T, axis: usize, side: T },
+    /// The ray misses the box or the box is behind it.
+    Miss,
+    /// The origin is in the box, or the direction has a zero component:
+    /// take the careful path ([`slab_span`]).
+    Careful,
+}
+
+/// The fast path of [`slab_span`] for an origin outside the box, in the
+/// units of `d` as given (no rescaling): the slab bounds `(lo − o)/d` and
+/// `(hi − o)/d` are quotients, so scaling `d` by a power of two scales them
+/// exactly, and a bound too large or too small for the float range is one
+/// whose time of impact is too (the box's own hit point `o + t d` is the
+/// same product either way). The bounds carry the exact sign of `lo − o`
+/// and `hi − o`, so "`t = 0` in the span" is the containment test: an
+/// origin outside has the whole span ahead (entry `t_in > 0`) or behind
+/// (exit `< 0`). Ties (a corner) keep the lowest axis, as [`slab_span`].
+#[inline(always)]
+pub(crate) fn slab_entry<T: Real, const D: usize>(
+    o: &Point<T, D>,
+    d: &SVector<T, D>,
+    lo: &Point<T, D>,
+    hi: &Point<T, D>,
+) -> SlabEntry<T> {
+    let (mut t_in, mut t_out) = (T::neg_infinity(), T::infinity());
+    let (mut axis, mut side) = (0, T::zero());
+    let mut flat = false;
+    for i in 0..D {
+        let di = d[i];
+        // A zero component divides by zero: garbage, thrown away below.
+        flat |= di == T::zero();
+        let to_lo = (lo[i] - o[i]) / di;
+        let to_hi = (hi[i] - o[i]) / di;
+        let up = di > T::zero();
+        let (near, far) = if up { (to_lo, to_hi) } else { (to_hi, to_lo) };
+        if near > t_in {
+            t_in = near;
+            axis = i;
+            side = if up { -T::one() } else { T::one() };
+        }
+        if far < t_out {
+            t_out = far;
+        }
+    }
+    if flat {
+        SlabEntry::Careful
+    } else if t_in > T::zero() && t_in <= t_out {
+        SlabEntry::At {
+            t: t_in,
+            axis,
+            side,
+        }
+    } else if t_in > t_out || t_out < T::zero() {
+        SlabEntry::Miss
+    } else {
+        SlabEntry::Careful
+    }
 }
 
 /// The roots `t₀ ≤ t₁` of `|o + t d| = r` (a ball of radius `r` centred on the
@@ -718,6 +782,55 @@ mod tests {
         assert!(s.holds_origin() && s.t_out == T::zero());
     }
     for_each_precision!(slab, slabs);
+
+    fn slab_entries<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let (lo, hi) = (p(-1.0, -1.0), p(1.0, 1.0));
+        let at = |e: SlabEntry<T>| match e {
+            SlabEntry::At { t, axis, side } => (t, axis, side),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            at(slab_entry(&p(-3.0, 0.5), &v(1.0, 0.125), &lo, &hi)),
+            (T::two(), 0, -T::one())
+        );
+        assert_eq!(
+            at(slab_entry(&p(0.5, 3.0), &v(0.125, -4.0), &lo, &hi)),
+            (T::half(), 1, T::one())
+        );
+        // Through a corner: the lowest axis. Scaled directions scale the
+        // time exactly.
+        assert_eq!(
+            at(slab_entry(&p(-2.0, -2.0), &v(1.0, 1.0), &lo, &hi)),
+            (T::one(), 0, -T::one())
+        );
+        let k = T::lit(2f64.powi(40));
+        let (t, _, _) = at(slab_entry(&p(-3.0, 0.25), &v(3.0, -0.5), &lo, &hi));
+        let (tk, _, _) = at(slab_entry(&p(-3.0, 0.25), &(v(3.0, -0.5) * k), &lo, &hi));
+        assert_eq!(t, tk * k);
+        // A miss, a box behind, an origin inside or on a face, a direction
+        // along an axis.
+        assert!(matches!(
+            slab_entry(&p(-3.0, 2.0), &v(1.0, 0.1), &lo, &hi),
+            SlabEntry::Miss
+        ));
+        assert!(matches!(
+            slab_entry(&p(-3.0, 0.0), &v(-1.0, 0.1), &lo, &hi),
+            SlabEntry::Miss
+        ));
+        for o in [p(0.0, 0.0), p(-1.0, 0.0)] {
+            assert!(matches!(
+                slab_entry(&o, &v(1.0, 0.5), &lo, &hi),
+                SlabEntry::Careful
+            ));
+        }
+        assert!(matches!(
+            slab_entry(&p(-3.0, 0.0), &v(1.0, 0.0), &lo, &hi),
+            SlabEntry::Careful
+        ));
+    }
+    for_each_precision!(slab_entry_fast, slab_entries);
 
     fn balls<T: Real>() {
         let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
