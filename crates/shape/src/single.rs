@@ -34,8 +34,9 @@
 //!
 //! **Fast paths.** The common case, an origin outside the shape and a ray
 //! that enters it or misses, is answered without the whole span: the entry
-//! alone ([`ball_entry`] for balls, [`slab_entry`] for boxes), with its
-//! normal unit already or made unit once, and nothing computed for the exit.
+//! alone ([`ball_entry`] for balls, [`slab_entry`] for boxes,
+//! [`polygon_entry`] for polygons), with its normal unit already or made unit
+//! once, and nothing computed for the exit.
 //! Everything else (an origin inside or on the boundary, sizes near the ends
 //! of the float range, whatever rounding leaves ambiguous) takes the careful
 //! path above, kept `#[cold]`. Whether the origin is outside is decided by
@@ -665,6 +666,67 @@ pub(crate) fn polygon_span<T: Real>(
     })
 }
 
+/// What the fast path of a polygon's ray cast found ([`polygon_entry`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum EdgeEntry<T> {
+    /// The line enters the polygon at time `t > 0` through edge `edge`.
+    At { t: T, edge: usize },
+    /// The ray misses the polygon or the polygon is behind it.
+    Miss,
+    /// The origin is in the polygon (or rounding left no entering edge):
+    /// take the careful path ([`polygon_span`]).
+    Careful,
+}
+
+/// The fast path of [`polygon_span`] for an origin outside the polygon: the
+/// same clipping, with the containment test (`e × (o − a) ≥ 0` for every
+/// edge, the numerators themselves) decided on the way; an origin outside
+/// has the whole span ahead (entry `t_in > 0`, the binding edge) or behind.
+#[inline(always)]
+pub(crate) fn polygon_entry<T: Real>(
+    vertices: &[Point2<T>],
+    o: &Point2<T>,
+    d: &Vector2<T>,
+) -> EdgeEntry<T> {
+    let n = vertices.len();
+    let (mut t_in, mut t_out) = (T::neg_infinity(), T::infinity());
+    let mut edge = 0;
+    let mut inside = true;
+    for i in 0..n {
+        let a = vertices[i];
+        let e = vertices[if i + 1 == n { 0 } else { i + 1 }] - a;
+        let num = e.perp(&(o - a));
+        let den = e.perp(d);
+        inside &= num >= T::zero();
+        if den == T::zero() {
+            if num < T::zero() {
+                return EdgeEntry::Miss;
+            }
+            continue;
+        }
+        let t = -num / den;
+        if den > T::zero() {
+            if t > t_in {
+                t_in = t;
+                edge = i;
+            }
+        } else if t < t_out {
+            t_out = t;
+        }
+        if t_in > t_out {
+            return EdgeEntry::Miss;
+        }
+    }
+    if inside || t_in <= T::zero() {
+        // (An origin outside with no entry ahead is behind, or rounding.)
+        if !inside && t_out < T::zero() {
+            return EdgeEntry::Miss;
+        }
+        return EdgeEntry::Careful;
+    }
+    EdgeEntry::At { t: t_in, edge }
+}
+
 /// The projection of `q` on the closed box `[lo, hi]` and whether `q` is in
 /// it: `q` clamped per axis; for a hollow query of a point inside, the point
 /// of the nearest face (the smallest of the gaps `hiᵢ − qᵢ`, `qᵢ − loᵢ`; ties
@@ -956,6 +1018,49 @@ mod tests {
         assert!(polygon_span(&tri, &normals, &p(5.0, -1.0), &v(0.0, 1.0)).is_none());
     }
     for_each_precision!(clip, clipping);
+
+    fn edge_entries<T: Real>() {
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let tri = [p(0.0, 0.0), p(4.0, 0.0), p(0.0, 4.0)];
+        let at = |e: EdgeEntry<T>| match e {
+            EdgeEntry::At { t, edge } => (t, edge),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            at(polygon_entry(&tri, &p(-1.0, 1.0), &v(1.0, 0.0))),
+            (T::one(), 2)
+        );
+        assert_eq!(
+            at(polygon_entry(&tri, &p(3.0, 3.0), &v(-1.0, -1.0))),
+            (T::one(), 1)
+        );
+        // Through the vertex (0, 0) from below-left: the first edge (0).
+        assert_eq!(
+            at(polygon_entry(&tri, &p(-1.0, -1.0), &v(1.0, 1.0))),
+            (T::one(), 0)
+        );
+        // Miss, behind, inside, on an edge, parallel outside.
+        assert!(matches!(
+            polygon_entry(&tri, &p(5.0, -1.0), &v(0.0, 1.0)),
+            EdgeEntry::Miss
+        ));
+        assert!(matches!(
+            polygon_entry(&tri, &p(-1.0, 1.0), &v(-1.0, 0.0)),
+            EdgeEntry::Miss
+        ));
+        for o in [p(1.0, 1.0), p(2.0, 0.0)] {
+            assert!(matches!(
+                polygon_entry(&tri, &o, &v(0.0, -1.0)),
+                EdgeEntry::Careful
+            ));
+        }
+        assert!(matches!(
+            polygon_entry(&tri, &p(-2.0, -1.0), &v(1.0, 0.0)),
+            EdgeEntry::Miss
+        ));
+    }
+    for_each_precision!(edge_entry_fast, edge_entries);
 
     fn box_projections<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
