@@ -6,10 +6,10 @@
 //!
 //! Each query:
 //! 1. validates its input (pose, ray, `max_toi`, point: a typed error, never
-//!    a panic). A ray cast first asks one vectorisable question (every
-//!    number finite, the direction not zero, `max_toi ≥ 0`, the origin in
-//!    range: `plain_ray`); only input that fails it is checked step by
-//!    step, in the order of the errors below;
+//!    a panic). A query first asks one vectorisable question (every number
+//!    finite, the direction not zero, `max_toi ≥ 0`, the origin or point in
+//!    range: `plain_ray`, `plain_point`); only input that fails it is
+//!    checked step by step, in the order of the errors below;
 //! 2. sends a built-in shape to its own exact implementation by a `match` on
 //!    [`shape::ShapeRef`] (one call through the vtable, `as_builtin`, and no
 //!    downcast), then a jump to one function per kernel (`kernel`) where the
@@ -207,7 +207,63 @@ fn cast_ray_checked<T: Real>(
 /// let shell = project_point(&ball, &at, &Point2::new(1.0, 2.0), false).unwrap();
 /// assert_eq!((shell.point, shell.is_inside), (Point2::new(1.0, 6.0), true));
 /// ```
+#[inline]
 pub fn project_point<T: Real>(
+    shape: &dyn Shape<T>,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    // The common case first, as in `cast_ray`.
+    let plain = plain_point(
+        [pose.rotation.re, pose.rotation.im],
+        &pose.translation.vector,
+        point,
+    );
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_project_point(b, pose, point, solid);
+        }
+    }
+    project_point_checked(shape, pose, point, solid)
+}
+
+/// [`project_point`] for a built-in shape (input validated, point in
+/// range): a jump to one kernel.
+#[inline]
+fn builtin_project_point<T: Real>(
+    b: ShapeRef<'_, T>,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    match b {
+        ShapeRef::Point(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Segment(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Circle(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Aabb(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Obb(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Triangle(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Polygon(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Capsule(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Ellipse(s) => projection_kernel(s, pose, point, solid),
+    }
+}
+
+/// One built-in projection with its answer checked (as [`kernel`]).
+#[inline(never)]
+fn projection_kernel<T: Real, S: PointQuery<T>>(
+    shape: &S,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    finite_projection(shape.project_point(pose, point, solid))
+}
+
+/// [`project_point`] with every check in order.
+#[inline(never)]
+fn project_point_checked<T: Real>(
     shape: &dyn Shape<T>,
     pose: &Isometry2<T>,
     point: &Point2<T>,
@@ -218,18 +274,7 @@ pub fn project_point<T: Real>(
         if !near(point, &pose.translation.vector) {
             return Err(DispatchError::QueryOutOfRange);
         }
-        let p = match b {
-            ShapeRef::Point(s) => s.project_point(pose, point, solid),
-            ShapeRef::Segment(s) => s.project_point(pose, point, solid),
-            ShapeRef::Circle(s) => s.project_point(pose, point, solid),
-            ShapeRef::Aabb(s) => s.project_point(pose, point, solid),
-            ShapeRef::Obb(s) => s.project_point(pose, point, solid),
-            ShapeRef::Triangle(s) => s.project_point(pose, point, solid),
-            ShapeRef::Polygon(s) => s.project_point(pose, point, solid),
-            ShapeRef::Capsule(s) => s.project_point(pose, point, solid),
-            ShapeRef::Ellipse(s) => s.project_point(pose, point, solid),
-        };
-        return finite_projection(p);
+        return builtin_project_point(b, pose, point, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_2D)?;
     if let Some(own) = shape.as_point_query() {
@@ -355,7 +400,52 @@ fn cast_ray3_checked<T: Real>(
 /// let out = project_point3(&cube, &Isometry3::identity(), &Point3::new(0.5, 0.25, 0.0), false).unwrap();
 /// assert_eq!((out.point, out.is_inside), (Point3::new(1.0, 0.25, 0.0), true));
 /// ```
+#[inline]
 pub fn project_point3<T: Real>(
+    shape: &dyn Shape3<T>,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    let q = pose.rotation.coords;
+    let plain = plain_point([q[0], q[1], q[2], q[3]], &pose.translation.vector, point);
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_project_point3(b, pose, point, solid);
+        }
+    }
+    project_point3_checked(shape, pose, point, solid)
+}
+
+/// [`project_point3`] for a built-in shape: a jump to one kernel.
+#[inline]
+fn builtin_project_point3<T: Real>(
+    b: ShapeRef3<'_, T>,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    match b {
+        ShapeRef3::Sphere(s) => projection_kernel3(s, pose, point, solid),
+        ShapeRef3::Cuboid(s) => projection_kernel3(s, pose, point, solid),
+        ShapeRef3::Aabb3(s) => projection_kernel3(s, pose, point, solid),
+    }
+}
+
+/// The 3D form of [`projection_kernel`].
+#[inline(never)]
+fn projection_kernel3<T: Real, S: PointQuery3<T>>(
+    shape: &S,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    finite_projection(shape.project_point(pose, point, solid))
+}
+
+/// [`project_point3`] with every check in order.
+#[inline(never)]
+fn project_point3_checked<T: Real>(
     shape: &dyn Shape3<T>,
     pose: &Isometry3<T>,
     point: &Point3<T>,
@@ -366,12 +456,7 @@ pub fn project_point3<T: Real>(
         if !near(point, &pose.translation.vector) {
             return Err(DispatchError::QueryOutOfRange);
         }
-        let p = match b {
-            ShapeRef3::Sphere(s) => s.project_point(pose, point, solid),
-            ShapeRef3::Cuboid(s) => s.project_point(pose, point, solid),
-            ShapeRef3::Aabb3(s) => s.project_point(pose, point, solid),
-        };
-        return finite_projection(p);
+        return builtin_project_point3(b, pose, point, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_3D)?;
     match shape.as_point_query() {
@@ -409,6 +494,22 @@ fn plain_ray<T: Real, const N: usize, const R: usize>(
         & (size <= max)
         & (turn <= max)
         & (max_toi >= T::zero())
+}
+
+/// [`plain_ray`] for a point projection: the pose finite and the point
+/// within [`shape::tolerance::max_query_coordinate`] of the translation.
+#[inline]
+fn plain_point<T: Real, const N: usize, const R: usize>(
+    rotation: [T; R],
+    translation: &SVector<T, N>,
+    point: &Point<T, N>,
+) -> bool {
+    let mut off = T::zero();
+    for i in 0..N {
+        off += Float::abs(point[i] - translation[i]);
+    }
+    let turn = rotation.iter().fold(T::zero(), |s, x| s + Float::abs(*x));
+    (off <= shape::tolerance::max_query_coordinate::<T>()) & (turn <= <T as Float>::max_value())
 }
 
 /// Step 1 for a ray cast (the pose's finiteness checked by the caller).
@@ -533,12 +634,13 @@ fn finite_hit<T: Real, const N: usize>(
 }
 
 /// A projection with every number finite, or
-/// [`DispatchError::QueryOutOfRange`].
+/// [`DispatchError::QueryOutOfRange`] (`Σ x·0 = 0`).
 #[inline]
 fn finite_projection<T: Real, const N: usize>(
     p: PointProjection<T, N>,
 ) -> Result<PointProjection<T, N>, DispatchError> {
-    if p.point.iter().all(|v| Float::is_finite(*v)) {
+    let zero = p.point.iter().fold(T::zero(), |z, v| z + *v * T::zero());
+    if zero == T::zero() {
         Ok(p)
     } else {
         Err(DispatchError::QueryOutOfRange)
