@@ -210,10 +210,11 @@ impl<T: Real, const D: usize> Span<T, D> {
     }
 }
 
-/// Whether a time of impact is reported: finite and at most `max_toi`.
+/// Whether a time of impact `toi ≥ 0` (or NaN) is reported: finite and at
+/// most `max_toi` (two comparisons: NaN fails the first).
 #[inline]
 pub(crate) fn within<T: Real>(toi: T, max_toi: T) -> bool {
-    toi <= max_toi && Float::is_finite(toi)
+    (toi <= max_toi) & (toi < T::infinity())
 }
 
 /// `n / |n|`, or `−dir / |dir|` when `n` is zero or not finite.
