@@ -6,10 +6,16 @@
 //!
 //! Each query:
 //! 1. validates its input (pose, ray, `max_toi`, point: a typed error, never
-//!    a panic);
+//!    a panic). A query first asks one vectorisable question (every number
+//!    finite, the direction not zero, `max_toi ≥ 0`, the origin or point in
+//!    range: `plain_ray`, `plain_point`); only input that fails it is
+//!    checked step by step, in the order of the errors below;
 //! 2. sends a built-in shape to its own exact implementation by a `match` on
 //!    [`shape::ShapeRef`] (one call through the vtable, `as_builtin`, and no
-//!    downcast). The `Aabb`s ignore the pose's rotation themselves, as their
+//!    downcast), then a jump to one function per kernel (`kernel`) where the
+//!    kernel is inlined and its hit checked and written once, so
+//!    that `cast_ray` itself stays small enough to inline into the caller's
+//!    loop. The `Aabb`s ignore the pose's rotation themselves, as their
 //!    `effective_pose` says. A ray origin or query point farther than
 //!    [`shape::tolerance::max_query_coordinate`] from the shape's position is
 //!    answered by the bounding box when the ray misses it, else refused
@@ -78,7 +84,71 @@ use crate::table::pose_is_finite;
 /// let zero = Ray::new(Point2::new(0.0, 1.0), Vector2::new(0.0, 0.0));
 /// assert_eq!(cast_ray(&wall, &pose, &zero, 1.0, true), Err(DispatchError::InvalidRay));
 /// ```
+#[inline]
 pub fn cast_ray<T: Real>(
+    shape: &dyn Shape<T>,
+    pose: &Isometry2<T>,
+    ray: &Ray<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit<T>>, DispatchError> {
+    // The common case first: valid input, origin in range, a built-in shape.
+    let plain = plain_ray(
+        [pose.rotation.re, pose.rotation.im],
+        &pose.translation.vector,
+        ray,
+        max_toi,
+    );
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_cast_ray(b, pose, ray, max_toi, solid);
+        }
+    }
+    cast_ray_checked(shape, pose, ray, max_toi, solid)
+}
+
+/// [`cast_ray`] for a built-in shape (input validated, origin in range):
+/// a jump to one kernel.
+#[inline]
+fn builtin_cast_ray<T: Real>(
+    b: ShapeRef<'_, T>,
+    pose: &Isometry2<T>,
+    ray: &Ray<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit<T>>, DispatchError> {
+    match b {
+        ShapeRef::Point(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Segment(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Circle(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Aabb(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Obb(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Triangle(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Polygon(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Capsule(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::Ellipse(s) => kernel(s, pose, ray, max_toi, solid),
+    }
+}
+
+/// One built-in kernel with its answer checked ([`finite_hit`]): a function
+/// of its own, so that [`cast_ray`] stays small enough to inline into the
+/// caller's loop, while the kernel inlines here and its hit is checked and
+/// written once, where the caller wants it.
+#[inline(never)]
+fn kernel<T: Real, S: RayCast<T>>(
+    shape: &S,
+    pose: &Isometry2<T>,
+    ray: &Ray<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit<T>>, DispatchError> {
+    finite_hit(shape.cast_ray(pose, ray, max_toi, solid))
+}
+
+/// [`cast_ray`] with every check in order: the errors, far origins, user
+/// shapes.
+#[inline(never)]
+fn cast_ray_checked<T: Real>(
     shape: &dyn Shape<T>,
     pose: &Isometry2<T>,
     ray: &Ray<T>,
@@ -90,18 +160,7 @@ pub fn cast_ray<T: Real>(
         if !near(&ray.origin, &pose.translation.vector) {
             return far_ray(&shape.bounding_box(pose), ray, max_toi);
         }
-        let hit = match b {
-            ShapeRef::Point(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Segment(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Circle(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Aabb(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Obb(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Triangle(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Polygon(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Capsule(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef::Ellipse(s) => s.cast_ray(pose, ray, max_toi, solid),
-        };
-        return finite_hit(hit);
+        return builtin_cast_ray(b, pose, ray, max_toi, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_2D)?;
     if let Some(own) = shape.as_ray_cast() {
@@ -148,7 +207,63 @@ pub fn cast_ray<T: Real>(
 /// let shell = project_point(&ball, &at, &Point2::new(1.0, 2.0), false).unwrap();
 /// assert_eq!((shell.point, shell.is_inside), (Point2::new(1.0, 6.0), true));
 /// ```
+#[inline]
 pub fn project_point<T: Real>(
+    shape: &dyn Shape<T>,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    // The common case first, as in `cast_ray`.
+    let plain = plain_point(
+        [pose.rotation.re, pose.rotation.im],
+        &pose.translation.vector,
+        point,
+    );
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_project_point(b, pose, point, solid);
+        }
+    }
+    project_point_checked(shape, pose, point, solid)
+}
+
+/// [`project_point`] for a built-in shape (input validated, point in
+/// range): a jump to one kernel.
+#[inline]
+fn builtin_project_point<T: Real>(
+    b: ShapeRef<'_, T>,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    match b {
+        ShapeRef::Point(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Segment(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Circle(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Aabb(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Obb(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Triangle(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Polygon(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Capsule(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::Ellipse(s) => projection_kernel(s, pose, point, solid),
+    }
+}
+
+/// One built-in projection with its answer checked (as [`kernel`]).
+#[inline(never)]
+fn projection_kernel<T: Real, S: PointQuery<T>>(
+    shape: &S,
+    pose: &Isometry2<T>,
+    point: &Point2<T>,
+    solid: bool,
+) -> Result<PointProjection<T>, DispatchError> {
+    finite_projection(shape.project_point(pose, point, solid))
+}
+
+/// [`project_point`] with every check in order.
+#[inline(never)]
+fn project_point_checked<T: Real>(
     shape: &dyn Shape<T>,
     pose: &Isometry2<T>,
     point: &Point2<T>,
@@ -159,18 +274,7 @@ pub fn project_point<T: Real>(
         if !near(point, &pose.translation.vector) {
             return Err(DispatchError::QueryOutOfRange);
         }
-        let p = match b {
-            ShapeRef::Point(s) => s.project_point(pose, point, solid),
-            ShapeRef::Segment(s) => s.project_point(pose, point, solid),
-            ShapeRef::Circle(s) => s.project_point(pose, point, solid),
-            ShapeRef::Aabb(s) => s.project_point(pose, point, solid),
-            ShapeRef::Obb(s) => s.project_point(pose, point, solid),
-            ShapeRef::Triangle(s) => s.project_point(pose, point, solid),
-            ShapeRef::Polygon(s) => s.project_point(pose, point, solid),
-            ShapeRef::Capsule(s) => s.project_point(pose, point, solid),
-            ShapeRef::Ellipse(s) => s.project_point(pose, point, solid),
-        };
-        return finite_projection(p);
+        return builtin_project_point(b, pose, point, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_2D)?;
     if let Some(own) = shape.as_point_query() {
@@ -206,7 +310,61 @@ pub fn project_point<T: Real>(
 /// let hit = cast_ray3(&ball, &Isometry3::identity(), &ray, 10.0, true).unwrap().unwrap();
 /// assert_eq!((hit.toi, hit.normal.into_inner()), (4.0, -Vector3::z()));
 /// ```
+#[inline]
 pub fn cast_ray3<T: Real>(
+    shape: &dyn Shape3<T>,
+    pose: &Isometry3<T>,
+    ray: &Ray3<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit3<T>>, DispatchError> {
+    let q = pose.rotation.coords;
+    let plain = plain_ray(
+        [q[0], q[1], q[2], q[3]],
+        &pose.translation.vector,
+        ray,
+        max_toi,
+    );
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_cast_ray3(b, pose, ray, max_toi, solid);
+        }
+    }
+    cast_ray3_checked(shape, pose, ray, max_toi, solid)
+}
+
+/// [`cast_ray3`] for a built-in shape (input validated, origin in range):
+/// a jump to one kernel.
+#[inline]
+fn builtin_cast_ray3<T: Real>(
+    b: ShapeRef3<'_, T>,
+    pose: &Isometry3<T>,
+    ray: &Ray3<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit3<T>>, DispatchError> {
+    match b {
+        ShapeRef3::Sphere(s) => kernel3(s, pose, ray, max_toi, solid),
+        ShapeRef3::Cuboid(s) => kernel3(s, pose, ray, max_toi, solid),
+        ShapeRef3::Aabb3(s) => kernel3(s, pose, ray, max_toi, solid),
+    }
+}
+
+/// The 3D form of [`kernel`].
+#[inline(never)]
+fn kernel3<T: Real, S: RayCast3<T>>(
+    shape: &S,
+    pose: &Isometry3<T>,
+    ray: &Ray3<T>,
+    max_toi: T,
+    solid: bool,
+) -> Result<Option<RayHit3<T>>, DispatchError> {
+    finite_hit(shape.cast_ray(pose, ray, max_toi, solid))
+}
+
+/// [`cast_ray3`] with every check in order.
+#[inline(never)]
+fn cast_ray3_checked<T: Real>(
     shape: &dyn Shape3<T>,
     pose: &Isometry3<T>,
     ray: &Ray3<T>,
@@ -218,12 +376,7 @@ pub fn cast_ray3<T: Real>(
         if !near(&ray.origin, &pose.translation.vector) {
             return far_ray(&shape.bounding_box(pose), ray, max_toi);
         }
-        let hit = match b {
-            ShapeRef3::Sphere(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef3::Cuboid(s) => s.cast_ray(pose, ray, max_toi, solid),
-            ShapeRef3::Aabb3(s) => s.cast_ray(pose, ray, max_toi, solid),
-        };
-        return finite_hit(hit);
+        return builtin_cast_ray3(b, pose, ray, max_toi, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_3D)?;
     match shape.as_ray_cast() {
@@ -247,7 +400,52 @@ pub fn cast_ray3<T: Real>(
 /// let out = project_point3(&cube, &Isometry3::identity(), &Point3::new(0.5, 0.25, 0.0), false).unwrap();
 /// assert_eq!((out.point, out.is_inside), (Point3::new(1.0, 0.25, 0.0), true));
 /// ```
+#[inline]
 pub fn project_point3<T: Real>(
+    shape: &dyn Shape3<T>,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    let q = pose.rotation.coords;
+    let plain = plain_point([q[0], q[1], q[2], q[3]], &pose.translation.vector, point);
+    if plain {
+        if let Some(b) = shape.as_builtin() {
+            return builtin_project_point3(b, pose, point, solid);
+        }
+    }
+    project_point3_checked(shape, pose, point, solid)
+}
+
+/// [`project_point3`] for a built-in shape: a jump to one kernel.
+#[inline]
+fn builtin_project_point3<T: Real>(
+    b: ShapeRef3<'_, T>,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    match b {
+        ShapeRef3::Sphere(s) => projection_kernel3(s, pose, point, solid),
+        ShapeRef3::Cuboid(s) => projection_kernel3(s, pose, point, solid),
+        ShapeRef3::Aabb3(s) => projection_kernel3(s, pose, point, solid),
+    }
+}
+
+/// The 3D form of [`projection_kernel`].
+#[inline(never)]
+fn projection_kernel3<T: Real, S: PointQuery3<T>>(
+    shape: &S,
+    pose: &Isometry3<T>,
+    point: &Point3<T>,
+    solid: bool,
+) -> Result<PointProjection3<T>, DispatchError> {
+    finite_projection(shape.project_point(pose, point, solid))
+}
+
+/// [`project_point3`] with every check in order.
+#[inline(never)]
+fn project_point3_checked<T: Real>(
     shape: &dyn Shape3<T>,
     pose: &Isometry3<T>,
     point: &Point3<T>,
@@ -258,18 +456,60 @@ pub fn project_point3<T: Real>(
         if !near(point, &pose.translation.vector) {
             return Err(DispatchError::QueryOutOfRange);
         }
-        let p = match b {
-            ShapeRef3::Sphere(s) => s.project_point(pose, point, solid),
-            ShapeRef3::Cuboid(s) => s.project_point(pose, point, solid),
-            ShapeRef3::Aabb3(s) => s.project_point(pose, point, solid),
-        };
-        return finite_projection(p);
+        return builtin_project_point3(b, pose, point, solid);
     }
     let kind = user_kind(shape.kind(), &ShapeKind::BUILTIN_3D)?;
     match shape.as_point_query() {
         Some(own) => Ok(own.project_point(pose, point, solid)),
         None => Err(DispatchError::UnsupportedShape { kind }),
     }
+}
+
+/// Whether a ray cast may go straight to a built-in shape's kernel: the
+/// pose finite, the direction finite and not zero, `max_toi` not NaN nor
+/// negative, and the origin within
+/// [`shape::tolerance::max_query_coordinate`] of the pose's translation in
+/// every coordinate. A few sums and comparisons, no branch per number: a
+/// sum of absolute values is NaN or infinite when one of its terms is, and
+/// `Σ |oᵢ − tᵢ| ≤ limit` implies every `|oᵢ − tᵢ| ≤ limit` (the test is
+/// stricter than the rule: what it turns away, such as a huge direction
+/// whose sum overflows, takes the careful path, which finds the error or
+/// the far-ray answer or goes on to the kernel).
+#[inline]
+fn plain_ray<T: Real, const N: usize, const R: usize>(
+    rotation: [T; R],
+    translation: &SVector<T, N>,
+    ray: &Ray<T, N>,
+    max_toi: T,
+) -> bool {
+    let (mut off, mut size) = (T::zero(), T::zero());
+    for i in 0..N {
+        off += Float::abs(ray.origin[i] - translation[i]);
+        size += Float::abs(ray.dir[i]);
+    }
+    let turn = rotation.iter().fold(T::zero(), |s, x| s + Float::abs(*x));
+    let max = <T as Float>::max_value();
+    (off <= shape::tolerance::max_query_coordinate::<T>())
+        & (size > T::zero())
+        & (size <= max)
+        & (turn <= max)
+        & (max_toi >= T::zero())
+}
+
+/// [`plain_ray`] for a point projection: the pose finite and the point
+/// within [`shape::tolerance::max_query_coordinate`] of the translation.
+#[inline]
+fn plain_point<T: Real, const N: usize, const R: usize>(
+    rotation: [T; R],
+    translation: &SVector<T, N>,
+    point: &Point<T, N>,
+) -> bool {
+    let mut off = T::zero();
+    for i in 0..N {
+        off += Float::abs(point[i] - translation[i]);
+    }
+    let turn = rotation.iter().fold(T::zero(), |s, x| s + Float::abs(*x));
+    (off <= shape::tolerance::max_query_coordinate::<T>()) & (turn <= <T as Float>::max_value())
 }
 
 /// Step 1 for a ray cast (the pose's finiteness checked by the caller).
@@ -371,30 +611,36 @@ fn box_entry<T: Real, const N: usize>(b: &BoundingBox<T, N>, ray: &Ray<T, N>) ->
     Some(t_in)
 }
 
-/// A hit with every number finite, or [`DispatchError::QueryOutOfRange`].
+/// A hit with every number finite, or [`DispatchError::QueryOutOfRange`]
+/// (`Σ x·0 = 0`: one comparison for the five or seven numbers).
 #[inline]
 fn finite_hit<T: Real, const N: usize>(
     hit: Option<RayHit<T, N>>,
 ) -> Result<Option<RayHit<T, N>>, DispatchError> {
     match hit {
-        Some(h)
-            if !(Float::is_finite(h.toi)
-                && h.point.iter().all(|v| Float::is_finite(*v))
-                && h.normal.iter().all(|v| Float::is_finite(*v))) =>
-        {
-            Err(DispatchError::QueryOutOfRange)
+        Some(h) => {
+            let mut zero = h.toi * T::zero();
+            for i in 0..N {
+                zero += h.point[i] * T::zero() + h.normal[i] * T::zero();
+            }
+            if zero == T::zero() {
+                Ok(Some(h))
+            } else {
+                Err(DispatchError::QueryOutOfRange)
+            }
         }
-        h => Ok(h),
+        None => Ok(None),
     }
 }
 
 /// A projection with every number finite, or
-/// [`DispatchError::QueryOutOfRange`].
+/// [`DispatchError::QueryOutOfRange`] (`Σ x·0 = 0`).
 #[inline]
 fn finite_projection<T: Real, const N: usize>(
     p: PointProjection<T, N>,
 ) -> Result<PointProjection<T, N>, DispatchError> {
-    if p.point.iter().all(|v| Float::is_finite(*v)) {
+    let zero = p.point.iter().fold(T::zero(), |z, v| z + *v * T::zero());
+    if zero == T::zero() {
         Ok(p)
     } else {
         Err(DispatchError::QueryOutOfRange)

@@ -257,11 +257,28 @@ pub fn hit_at_origin<T: Real, const D: usize>(ray: &Ray<T, D>) -> RayHit<T, D> {
     }
 }
 
-/// `v / |v|`, scaled by its largest component first (no overflow or underflow
-/// of the squares); `v` must be finite and non-zero.
+/// `v / |v|` for a finite, non-zero `v`.
+///
+/// Directly (one square root, a division per component, correctly rounded
+/// quotients) when `|v|²` is a normal float: then no square overflowed and
+/// any square that underflowed is below `ε |v|²`, so the length is exact to
+/// rounding. Otherwise `v` is first divided by its largest component
+/// ([`unit_vector_scaled`]).
 #[must_use]
 #[inline]
 pub(crate) fn unit_vector<T: Real, const D: usize>(v: &SVector<T, D>) -> SVector<T, D> {
+    let vv = v.norm_squared();
+    if vv >= T::min_positive_value() && vv <= <T as num_traits::Float>::max_value() {
+        return v / num_traits::Float::sqrt(vv);
+    }
+    unit_vector_scaled(v)
+}
+
+/// The slow path of [`unit_vector`]: scaled by the largest component first
+/// (no overflow or underflow of the squares).
+#[cold]
+#[must_use]
+pub(crate) fn unit_vector_scaled<T: Real, const D: usize>(v: &SVector<T, D>) -> SVector<T, D> {
     let u = v / v.amax();
     u / u.norm()
 }

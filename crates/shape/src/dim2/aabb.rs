@@ -5,7 +5,8 @@
 //! translation), so a ray cast or projection and a containment test agree on
 //! every point exactly.
 //!
-//! **Ray cast**: the slab method (`single::slab_span`): per axis, the times
+//! **Ray cast**: the slab method (`single::slab_entry` from outside,
+//! `single::slab_span` from inside or along an axis): per axis, the times
 //! `(min + t − o)/d` and `(max + t − o)/d` bound the line; an axis the ray
 //! runs parallel to holds all of it or none (closed: a ray along a face's line
 //! hits). The normal is the face whose bound is the binding one (the lower
@@ -14,11 +15,11 @@
 
 use core::any::Any;
 
-use nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Point2, Translation2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
 
 use super::{check_finite_point, check_positive_vector, check_positive_width};
-use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::single::{ScaledRay, SlabEntry, box_projection, resolve, slab_entry, slab_span, within};
 use crate::{
     BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
     ShapeError, ShapeKind, SupportSeparatingAxes,
@@ -166,6 +167,7 @@ impl<T: Real> RayCast<T> for Aabb<T> {
     /// assert_eq!((hit.toi, hit.point), (2.5, Point2::new(10.0, 0.5)));
     /// assert_eq!(hit.normal.into_inner(), Vector2::new(-1.0, 0.0));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -174,18 +176,28 @@ impl<T: Real> RayCast<T> for Aabb<T> {
         solid: bool,
     ) -> Option<RayHit<T>> {
         let b = self.bounding_box(pose);
-        let s = ScaledRay::new(ray);
-        let span = slab_span(&s.origin, &s.dir, &b.min, &b.max);
-        let inside = span.is_some_and(|sp| sp.holds_origin());
-        resolve(
-            ray,
-            &s,
-            span,
-            inside,
-            max_toi,
-            solid,
-            &Isometry2::identity(),
-        )
+        match slab_entry(&ray.origin, &ray.dir, &b.min, &b.max) {
+            SlabEntry::At { t, axis, side } => {
+                if !within(t, max_toi) {
+                    return None;
+                }
+                let mut n = Vector2::zeros();
+                n[axis] = side;
+                Some(RayHit {
+                    toi: t,
+                    point: ray.origin + ray.dir * t,
+                    normal: Unit::new_unchecked(n),
+                })
+            }
+            SlabEntry::Miss => None,
+            SlabEntry::Careful => {
+                let s = ScaledRay::new(ray);
+                let span = slab_span(&s.origin, &s.dir, &b.min, &b.max);
+                let inside = span.is_some_and(|sp| sp.holds_origin());
+                let frame = Isometry2::identity();
+                resolve(ray, &s, span, inside, max_toi, solid, &frame)
+            }
+        }
     }
 }
 

@@ -20,18 +20,33 @@
 //! Normals: `±e⊥` on the sides, `x − a` or `x − b` on the caps. Solid,
 //! hollow, inside and outside as in `single`.
 //!
+//! **From outside** (the common case; the containment test decides) only
+//! the entry is needed, and one piece gives it. The capsule lies in the slab
+//! `|e × (x − a)| ≤ r|e|`, so the line enters it no earlier than the slab, at
+//! the side line it crosses going in (`X`; a line parallel to the core takes
+//! the careful path). If `X` projects into the core (`(X − a)·e ∈ [0, |e|²]`),
+//! `X` is on the capsule's boundary: the entry. If it projects before `a`,
+//! every point of the capsule the line can still meet is nearest `a` among
+//! the core's points or lies past the rectangle's end at `a`, a diameter of
+//! the disk at `a`: the entry is that disk's (`single::ball_entry`), or none.
+//! Beyond `b`, the disk at `b`'s. One division for the side, at most one
+//! square root and one division for a disk; an entry at or before the origin
+//! (possible only by rounding, for an origin on the boundary) takes the
+//! careful path above.
+//!
 //! **Projection**: the core's closest point `c` (Ericson §5.1.2) pushed out
 //! to `c + r (p − c)/|p − c|`; a point on the core itself goes to the left
 //! side, `c + r e⊥/|e|`.
 
 use core::any::Any;
 
-use nalgebra::{Isometry2, Point2, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use num_traits::Float;
 
 use super::{
     check_finite_extent, check_finite_point, check_positive, polygonal, scaled_norm, unit_direction,
 };
-use crate::single::{ScaledRay, Span, ball_roots, resolve};
+use crate::single::{Entry, ScaledRay, Span, ball_entry, ball_normal, ball_roots, resolve, within};
 use crate::{
     BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
     ShapeError, ShapeKind, SupportSeparatingAxes,
@@ -235,6 +250,7 @@ impl<T: Real> RayCast<T> for Capsule<T> {
     /// let hit = pill.cast_ray(&id, &Ray::new(Point2::new(-7.0, 0.0), Vector2::new(1.0, 0.0)), 9.0, true).unwrap();
     /// assert_eq!((hit.toi, hit.normal.into_inner()), (4.0, Vector2::new(-1.0, 0.0)));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -243,10 +259,85 @@ impl<T: Real> RayCast<T> for Capsule<T> {
         solid: bool,
     ) -> Option<RayHit<T>> {
         let s = ScaledRay::new(ray).inverse_transformed(pose);
-        let o = s.origin;
-        let inside = (o - self.closest_core_point(&o)).norm_squared() <= self.radius * self.radius;
-        let span = self.span(&o, &s.dir);
-        resolve(ray, &s, span, inside, max_toi, solid, pose)
+        let (o, d) = (s.origin, s.dir);
+        let rr = self.radius * self.radius;
+        if (o - self.closest_core_point(&o)).norm_squared() <= rr {
+            return self.cast_ray_careful(pose, ray, &s, true, max_toi, solid);
+        }
+        // The origin is outside. The capsule lies in the slab
+        // `|e × (x − a)| ≤ r|e|`, so the line enters it no earlier than it
+        // enters the slab, at `X` (no slab entry: parallel to the core, the
+        // careful path). If `X` is on a side (its position along the core,
+        // `(X − a)·e`, in `[0, |e|²]`), `X` is on the boundary: the entry.
+        // Before `a` (`< 0`) the capsule's points in the slab are the disk
+        // at `a`'s (a point there is nearest `a` among the core's points,
+        // and the end of the rectangle at `a` is a diameter of that disk),
+        // so the entry is that disk's; beyond `b`, the disk at `b`'s.
+        // Anything that rounding leaves ambiguous (an entry at or before
+        // the origin) takes the careful path.
+        let careful = |inside| self.cast_ray_careful(pose, ray, &s, inside, max_toi, solid);
+        let e = self.b - self.a;
+        let ee = e.norm_squared();
+        let dv = e.perp(&d);
+        if dv == T::zero() || !(ee >= T::min_positive_value() && ee <= <T as Float>::max_value()) {
+            return careful(false);
+        }
+        let len = Float::sqrt(ee);
+        // Going up `e × (x − a)` (dv > 0) the line enters through the right
+        // side (`e × (x − a) = −r|e|`, outward normal `−e⊥/|e|`), going down
+        // through the left one.
+        let oa = o - self.a;
+        let (level, sign) = if dv > T::zero() {
+            (-self.radius * len, -T::one())
+        } else {
+            (self.radius * len, T::one())
+        };
+        let t = (level - e.perp(&oa)) / dv;
+        let along = (oa + d * t).dot(&e);
+        let (t, n) = if along >= T::zero() && along <= ee {
+            (t, Vector2::new(-e.y, e.x) * (sign / len))
+        } else {
+            let oc = if along < T::zero() { oa } else { o - self.b };
+            match ball_entry(&oc, &d, rr, oc.norm_squared()) {
+                Entry::At(t) => match ball_normal(&(oc + d * t), self.radius, &d) {
+                    Some(n) => (t, n),
+                    None => return None,
+                },
+                Entry::Miss => return None,
+                Entry::Careful => return careful(false),
+            }
+        };
+        if t <= T::zero() {
+            return careful(false);
+        }
+        let toi = s.toi(t);
+        if !within(toi, max_toi) {
+            return None;
+        }
+        Some(RayHit {
+            toi,
+            point: pose * (o + d * t),
+            normal: Unit::new_unchecked(pose.rotation * n),
+        })
+    }
+}
+
+impl<T: Real> Capsule<T> {
+    /// The ray cast from inside the capsule, or when rounding leaves the
+    /// fast path's answer ambiguous: the whole span ([`Capsule::span`]) and
+    /// `single::resolve`.
+    #[cold]
+    fn cast_ray_careful(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        s: &ScaledRay<T, 2>,
+        inside: bool,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let span = self.span(&s.origin, &s.dir);
+        resolve(ray, s, span, inside, max_toi, solid, pose)
     }
 }
 
@@ -320,7 +411,6 @@ mod tests {
     use super::*;
     use crate::for_each_precision;
     use crate::testing::test_tolerance;
-    use num_traits::Float;
 
     fn known_values<T: Real>() {
         let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
@@ -414,6 +504,62 @@ mod tests {
         assert_eq!(c.project_point(&id, &p(1.0, 0.0), false).point, p(1.0, 5.0));
     }
     for_each_precision!(rays, rays_and_projections);
+
+    fn fast_agrees_with_span<T: Real>() {
+        // From outside, the one-piece entry of the fast path and the whole
+        // span of the careful path give the same hit: long and short
+        // capsules (a short one's far disk reaches past its near end),
+        // rays aimed near the core from all around.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let shapes = [
+            Capsule::new(p(-2.0, 0.0), p(2.0, 0.0), T::lit(0.75)).unwrap(),
+            Capsule::new(p(-0.2, -0.1), p(0.1, 0.2), T::lit(1.5)).unwrap(),
+            Capsule::new(p(1.0, 3.0), p(-4.0, -1.0), T::lit(0.3)).unwrap(),
+        ];
+        let mut hits = 0;
+        for c in &shapes {
+            for _ in 0..400 {
+                let a = next() * core::f64::consts::TAU;
+                let (r, aim) = (3.0 + 5.0 * next(), [4.0 * next() - 2.0, 4.0 * next() - 2.0]);
+                let o = [r * a.cos(), r * a.sin()];
+                let k = 0.25 + 4.0 * next();
+                let ray = Ray::new(
+                    p(o[0], o[1]),
+                    Vector2::new(T::lit((aim[0] - o[0]) * k), T::lit((aim[1] - o[1]) * k)),
+                );
+                let pose = Isometry2::new(Vector2::new(T::lit(0.5), T::lit(-1.0)), T::lit(0.3));
+                let fast = c.cast_ray(&pose, &ray, T::infinity(), true);
+                let s = ScaledRay::new(&ray).inverse_transformed(&pose);
+                let inside = c.contains_point(&pose, &ray.origin);
+                let span = c.cast_ray_careful(&pose, &ray, &s, inside, T::infinity(), true);
+                match (fast, span) {
+                    (None, None) => {}
+                    (Some(f), Some(g)) => {
+                        let tol = test_tolerance::<T>(T::lit(10.0));
+                        assert!(
+                            Float::abs(f.toi - g.toi) * ray.dir.norm() <= tol,
+                            "{f:?} {g:?}"
+                        );
+                        assert!(
+                            (f.normal.into_inner() - g.normal.into_inner()).norm() <= tol,
+                            "{c:?} {ray:?} {f:?} {g:?}"
+                        );
+                        hits += 1;
+                    }
+                    (f, g) => panic!("{ray:?}: fast {f:?}, span {g:?}"),
+                }
+            }
+        }
+        assert!(hits > 300, "{hits}");
+    }
+    for_each_precision!(fast_path, fast_agrees_with_span);
 
     fn rejects_bad_input<T: Real>() {
         let o = Point2::<T>::origin();

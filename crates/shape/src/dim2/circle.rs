@@ -4,10 +4,15 @@
 //! `c` (the arithmetic `contains_point` uses: `|p − c|² ≤ r²`).
 //!
 //! **Ray cast**: the line `o + t d` meets the disk where `|o − c + t d|² = r²`,
-//! a quadratic solved without cancellation by `single::ball_roots`
-//! (the discriminant from the foot of the perpendicular, the far root by the
-//! formula and the near one by Vieta); the normal at a hit point `x` is
-//! `(x − c) / r`. Solid, hollow, inside and outside as in `single`.
+//! a quadratic solved without cancellation. From outside (the common case),
+//! `single::ball_entry`: the discriminant `|d|² r² − (d × (o − c))²` and the
+//! near root by Vieta, one square root and one division, in `d`'s own units;
+//! from inside or on the circle, or with sizes near the ends of the float
+//! range, `single::ball_roots` on the rescaled ray (the discriminant from the
+//! foot of the perpendicular, the far root by the formula and the near one by
+//! Vieta). The normal at a hit point `x` is `(x − c) / r`, brought to unit
+//! length to rounding by one Newton step (`single::ball_normal`). Solid,
+//! hollow, inside and outside as in `single`.
 //!
 //! **Projection**: `c + r (p − c)/|p − c|` (scaled so that neither the square
 //! nor the norm overflows); a hollow query of the centre itself has every
@@ -19,7 +24,7 @@ use core::any::Any;
 use nalgebra::{Isometry2, Point2, UnitComplex, Vector2};
 
 use super::{check_positive, unit_direction};
-use crate::single::{ScaledRay, ball_span, resolve};
+use crate::single::{Entry, ScaledRay, ball_entry, ball_hit, ball_span, resolve};
 use crate::{
     BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
     ShapeError, ShapeKind, SupportSeparatingAxes,
@@ -100,6 +105,7 @@ impl<T: Real> RayCast<T> for Circle<T> {
     /// assert_eq!((hit.toi, hit.point), (6.0, Point2::new(-4.0, 3.0)));
     /// assert_eq!(hit.normal.into_inner(), Vector2::new(-0.8, 0.6));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -108,10 +114,32 @@ impl<T: Real> RayCast<T> for Circle<T> {
         solid: bool,
     ) -> Option<RayHit<T>> {
         let c = pose.translation.vector;
+        let o = ray.origin.coords - c;
+        let oo = o.norm_squared();
+        match ball_entry(&o, &ray.dir, self.radius * self.radius, oo) {
+            Entry::At(t) => ball_hit(&o, &ray.dir, &c, self.radius, t, max_toi),
+            Entry::Miss => None,
+            Entry::Careful => self.cast_ray_careful(pose, ray, oo, max_toi, solid),
+        }
+    }
+}
+
+impl<T: Real> Circle<T> {
+    /// The ray cast from inside or on the circle, or from beyond the fast
+    /// path's range: the whole span (`single::ball_span`) and `resolve`.
+    #[cold]
+    fn cast_ray_careful(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        oo: T,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let c = pose.translation.vector;
         let s = ScaledRay::new(ray).translated_back(&c);
-        let o = s.origin.coords;
-        let inside = o.norm_squared() <= self.radius * self.radius;
-        let span = ball_span(&o, &s.dir, self.radius, inside);
+        let inside = oo <= self.radius * self.radius;
+        let span = ball_span(&s.origin.coords, &s.dir, self.radius, inside);
         let frame = Isometry2::from_parts(pose.translation, UnitComplex::identity());
         resolve(ray, &s, span, inside, max_toi, solid, &frame)
     }

@@ -4,7 +4,7 @@
 //! projections (the edges' half-planes decide inside; else the nearest of the
 //! edges' closest points) are shared with the triangle
 //! (`polygonal::cast_ray_ccw`, `polygonal::project_ccw`; the method in
-//! `single::polygon_span`).
+//! `single::polygon_span`, and from outside `single::polygon_entry`).
 
 use core::any::Any;
 
@@ -163,6 +163,7 @@ impl<T: Real> RayCast<T> for ConvexPolygon<T> {
     /// assert_eq!((exit.toi, exit.point), (1.0, Point2::new(1.0, 2.0)));
     /// assert_eq!(exit.normal.into_inner(), Vector2::new(0.0, -1.0));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,

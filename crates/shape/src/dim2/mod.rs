@@ -104,9 +104,22 @@ pub(crate) fn check_positive_vector<T: Real>(
 }
 
 /// `dir` scaled to unit length, or `None` for a zero or non-finite direction.
-/// Divides by the largest component first so that tiny or huge directions
-/// neither underflow nor overflow.
+/// Directly when `|dir|²` is a normal float (`crate::query::unit_vector`);
+/// otherwise divides by the largest component first so that tiny or huge
+/// directions neither underflow nor overflow.
+#[inline]
 pub(crate) fn unit_direction<T: Real>(dir: &Vector2<T>) -> Option<Vector2<T>> {
+    let dd = dir.norm_squared();
+    // NaN fails both comparisons; an infinite component makes `dd` infinite.
+    if dd >= T::min_positive_value() && dd <= <T as num_traits::Float>::max_value() {
+        return Some(dir / num_traits::Float::sqrt(dd));
+    }
+    unit_direction_scaled(dir)
+}
+
+/// The slow path of [`unit_direction`].
+#[cold]
+fn unit_direction_scaled<T: Real>(dir: &Vector2<T>) -> Option<Vector2<T>> {
     let m = dir.amax();
     // `amax` skips a NaN component: test both components too.
     let finite = num_traits::Float::is_finite(dir.x) && num_traits::Float::is_finite(dir.y);

@@ -2,19 +2,22 @@
 //!
 //! Its queries work in the box's frame (the point mapped by
 //! `inverse_transform_point`, as `contains_point` maps it), where the box is
-//! `[−h, h]`. **Ray cast**: the slab method (`single::slab_span`; Ericson
-//! §5.3.3): a ray through a corner hits it, a ray along a face's line hits
-//! the face; at a corner the normal is the local x face's. **Projection**:
+//! `[−h, h]`. **Ray cast**: the slab method (Ericson §5.3.3): from outside,
+//! the entry alone in the direction's own units (`single::slab_entry`), its
+//! normal the rotation's column of the face's axis; from inside, or for a
+//! direction along a local axis, the whole span (`single::slab_span`). A ray
+//! through a corner hits it, a ray along a face's line hits the face; at a
+//! corner the normal is the local x face's. **Projection**:
 //! the clamp to `[−h, h]`; a hollow query of a point inside goes to the
 //! nearest face (`single::box_projection`).
 
 use core::any::Any;
 
-use nalgebra::{Isometry2, Point2, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 
 use super::check_positive_vector;
-use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::single::{ScaledRay, SlabEntry, box_projection, resolve, slab_entry, slab_span, within};
 use crate::{
     BoundingBox2, Convex, Interval, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
     ShapeError, ShapeKind, SupportSeparatingAxes,
@@ -136,7 +139,47 @@ impl<T: Real> RayCast<T> for Obb<T> {
     /// let hit = b.cast_ray(&Isometry2::identity(), &ray, 10.0, true).unwrap();
     /// assert_eq!((hit.toi, hit.point), (1.0, Point2::new(-1.0, -1.0)));
     /// ```
+    #[inline]
     fn cast_ray(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit<T>> {
+        let o = pose.inverse_transform_point(&ray.origin);
+        let d = pose.inverse_transform_vector(&ray.dir);
+        let h = Point2::from(self.half_extents);
+        match slab_entry(&o, &d, &-h, &h) {
+            SlabEntry::At { t, axis, side } => {
+                if !within(t, max_toi) {
+                    return None;
+                }
+                // The face's outward normal `side · e_axis`, turned: the
+                // rotation's column, no product.
+                let (c, s) = (pose.rotation.re, pose.rotation.im);
+                let n = if axis == 0 {
+                    Vector2::new(c, s)
+                } else {
+                    Vector2::new(-s, c)
+                };
+                Some(RayHit {
+                    toi: t,
+                    point: ray.origin + ray.dir * t,
+                    normal: Unit::new_unchecked(n * side),
+                })
+            }
+            SlabEntry::Miss => None,
+            SlabEntry::Careful => self.cast_ray_careful(pose, ray, max_toi, solid),
+        }
+    }
+}
+
+impl<T: Real> Obb<T> {
+    /// The ray cast from inside the box or with a direction along an axis:
+    /// the whole span (`single::slab_span`) and `resolve`.
+    #[cold]
+    fn cast_ray_careful(
         &self,
         pose: &Isometry2<T>,
         ray: &Ray<T>,

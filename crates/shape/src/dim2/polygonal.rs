@@ -126,8 +126,9 @@ pub(crate) fn closest_on_boundary<T: Real>(vertices: &[Point2<T>], p: &Point2<T>
 /// and their edges' outward unit normals, local frame) placed at `pose`:
 /// Cyrus–Beck clipping in the polygon's frame (`single::polygon_span`),
 /// whose bounds carry the exact signs of `contains_ccw`, then
-/// `single::resolve`.
-#[inline]
+/// `single::resolve`. Outside the polygon, the entry's edge normal is already
+/// unit: turned by the pose, nothing to normalise.
+#[inline(always)]
 pub(crate) fn cast_ray_ccw<T: Real>(
     vertices: &[Point2<T>],
     normals: &[Vector2<T>],
@@ -136,10 +137,42 @@ pub(crate) fn cast_ray_ccw<T: Real>(
     max_toi: T,
     solid: bool,
 ) -> Option<crate::RayHit<T>> {
-    let s = crate::single::ScaledRay::new(ray).inverse_transformed(pose);
+    use crate::single::{EdgeEntry, ScaledRay, polygon_entry, within};
+    let s = ScaledRay::new(ray).inverse_transformed(pose);
+    match polygon_entry(vertices, &s.origin, &s.dir) {
+        EdgeEntry::At { t, edge } => {
+            let toi = s.toi(t);
+            if !within(toi, max_toi) {
+                return None;
+            }
+            Some(crate::RayHit {
+                toi,
+                point: pose * (s.origin + s.dir * t),
+                normal: nalgebra::Unit::new_unchecked(pose.rotation * normals[edge]),
+            })
+        }
+        EdgeEntry::Miss => None,
+        EdgeEntry::Careful => {
+            cast_ray_ccw_careful(vertices, normals, pose, ray, &s, max_toi, solid)
+        }
+    }
+}
+
+/// The ray cast of [`cast_ray_ccw`] from inside the polygon: the whole span
+/// and `single::resolve`.
+#[cold]
+fn cast_ray_ccw_careful<T: Real>(
+    vertices: &[Point2<T>],
+    normals: &[Vector2<T>],
+    pose: &Isometry2<T>,
+    ray: &crate::Ray<T>,
+    s: &crate::single::ScaledRay<T, 2>,
+    max_toi: T,
+    solid: bool,
+) -> Option<crate::RayHit<T>> {
     let span = crate::single::polygon_span(vertices, normals, &s.origin, &s.dir);
     let inside = span.is_some_and(|sp| sp.holds_origin());
-    crate::single::resolve(ray, &s, span, inside, max_toi, solid, pose)
+    crate::single::resolve(ray, s, span, inside, max_toi, solid, pose)
 }
 
 /// The projection of world point `p` on a triangle or convex polygon placed

@@ -18,10 +18,15 @@
 //!    of the segment by construction and of the line up to rounding, also
 //!    for nearly parallel lines, where solving for the crossing by Cramer's
 //!    rule would put it anywhere. Its time is the projection
-//!    `(p − o)·d / |d|²`; behind the origin, no hit. The normal is the
-//!    segment's normal facing the ray. A ray through an end point hits it.
+//!    `(p − o)·d / |d|²`, computed as `((a − o)·d + u (e·d)) · (1/|d|²)` so
+//!    that only one product waits for the division giving `u`; behind the
+//!    origin, no hit. The normal is the segment's unit normal (a property of
+//!    the segment alone, computed beside the crossing) facing the ray. A ray
+//!    through an end point hits it.
 //!
-//! A segment has no interior: solid and hollow casts agree.
+//! Steps 1 and 2 are rare and live in a `#[cold]` function; the crossing
+//! (step 3) and the misses are the common case. A segment has no interior:
+//! solid and hollow casts agree.
 //!
 //! **Projection**: the clamped projection on the line (Ericson §5.1.2), or the
 //! query point itself when it lies on the segment (`is_inside`, the exact test
@@ -148,6 +153,7 @@ impl<T: Real> RayCast<T> for Segment<T> {
     /// assert_eq!((hit.toi, hit.point), (2.0, Point2::new(2.0, 1.0))); // the end point counts
     /// assert_eq!(hit.normal.into_inner(), Vector2::new(-1.0, 0.0));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,
@@ -158,7 +164,6 @@ impl<T: Real> RayCast<T> for Segment<T> {
         let s = ScaledRay::new(ray).inverse_transformed(pose);
         let (o, d) = (s.origin, s.dir);
         let (a, b) = (self.a, self.b);
-        let e = b - a;
         // Which side of the ray's line each end point lies on (orientation
         // tests, the arithmetic of `contains_point`'s collinearity test).
         let (wa, wb) = (a - o, b - o);
@@ -168,10 +173,58 @@ impl<T: Real> RayCast<T> for Segment<T> {
         let bound = |w: &Vector2<T>| {
             T::epsilon() * T::lit(8.0) * (Float::abs(d.x * w.y) + Float::abs(d.y * w.x))
         };
+        if self.holds(&o) || (Float::abs(sa) <= bound(&wa) && Float::abs(sb) <= bound(&wb)) {
+            return self.cast_ray_along(pose, ray, &s, max_toi);
+        }
+        if (sa > T::zero() && sb > T::zero()) || (sa < T::zero() && sb < T::zero()) {
+            return None;
+        }
+        // The crossing, interpolated between the end points by their
+        // distances to the ray's line (on the segment by construction, on
+        // the line up to rounding), and its time by projection on the ray:
+        // `(p − o)·d / |d|²` with `p − o = (a − o) + u e`, so that only the
+        // interpolation waits for `u`.
+        let e = b - a;
+        let u = Float::min(Float::max(sa / (sa - sb), T::zero()), T::one());
+        let t = (wa.dot(&d) + u * e.dot(&d)) * (T::one() / d.norm_squared());
+        if t < T::zero() {
+            return None;
+        }
+        let toi = s.toi(t);
+        if !within(toi, max_toi) {
+            return None;
+        }
+        // The line crosses the segment: its normal, even if rounding makes
+        // it look parallel to the ray (the unit normal depends on the
+        // segment alone, so it is computed beside the crossing).
+        let n = unit_vector(&Vector2::new(-e.y, e.x));
+        let n = if n.dot(&d) > T::zero() { -n } else { n };
+        Some(RayHit {
+            toi,
+            point: pose * (a + e * u),
+            normal: nalgebra::Unit::new_unchecked(pose.rotation * n),
+        })
+    }
+}
+
+impl<T: Real> Segment<T> {
+    /// The ray cast when the origin lies on the segment or the segment lies
+    /// along the ray's line (within rounding): steps 1 and 2 of the module
+    /// notes.
+    #[cold]
+    fn cast_ray_along(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        s: &ScaledRay<T, 2>,
+        max_toi: T,
+    ) -> Option<RayHit<T>> {
+        let (o, d) = (s.origin, s.dir);
+        let (a, b) = (self.a, self.b);
         let (t, point, normal) = if self.holds(&o) {
             // The origin lies on the segment.
-            (T::zero(), None, facing(&e, &d))
-        } else if Float::abs(sa) <= bound(&wa) && Float::abs(sb) <= bound(&wb) {
+            (T::zero(), None, facing(&(b - a), &d))
+        } else {
             // Collinear: the end points' times along the ray.
             let dd = d.norm_squared();
             let (ta, tb) = ((a - o).dot(&d) / dd, (b - o).dot(&d) / dd);
@@ -184,23 +237,6 @@ impl<T: Real> RayCast<T> for Segment<T> {
             } else {
                 (T::zero(), None, -d)
             }
-        } else {
-            if (sa > T::zero() && sb > T::zero()) || (sa < T::zero() && sb < T::zero()) {
-                return None;
-            }
-            // The crossing, interpolated between the end points by their
-            // distances to the ray's line (on the segment by construction, on
-            // the line up to rounding), and its time by projection on the ray.
-            let u = Float::min(Float::max(sa / (sa - sb), T::zero()), T::one());
-            let p = a + e * u;
-            let t = (p - o).dot(&d) / d.norm_squared();
-            if t < T::zero() {
-                return None;
-            }
-            // The line crosses the segment: its normal, even if rounding
-            // makes it look parallel to the ray.
-            let n = Vector2::new(-e.y, e.x);
-            (t, Some(p), if n.dot(&d) > T::zero() { -n } else { n })
         };
         let toi = s.toi(t);
         if !within(toi, max_toi) {

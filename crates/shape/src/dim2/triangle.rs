@@ -4,7 +4,7 @@
 //! projections (the edges' half-planes decide inside; else the nearest of the
 //! edges' closest points) are shared with the convex polygon
 //! (`polygonal::cast_ray_ccw`, `polygonal::project_ccw`; the method in
-//! `single::polygon_span`).
+//! `single::polygon_span`, and from outside `single::polygon_entry`).
 
 use core::any::Any;
 
@@ -116,6 +116,7 @@ impl<T: Real> RayCast<T> for Triangle<T> {
     /// assert!((hit.toi - 12.0 / 7.0).abs() < 1e-12);
     /// assert!((hit.normal.into_inner() - Vector2::new(0.6, 0.8)).norm() < 1e-12);
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry2<T>,

@@ -12,7 +12,8 @@
 //!
 //! Ray casts and point projections compare, like `contains_point`, the point
 //! relative to the translation (`p − t`) with `[min, max]`: the slab method
-//! (`single::slab_span`) and the clamp (`single::box_projection`; a hollow
+//! (`single::slab_entry` from outside, `single::slab_span` otherwise) and the
+//! clamp (`single::box_projection`; a hollow
 //! query of a point inside goes to the nearest face).
 //!
 //! Degenerate input: a zero component of the direction picks the `max` side, so
@@ -20,11 +21,11 @@
 
 use core::any::Any;
 
-use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, Unit, UnitQuaternion, Vector3};
 
 use super::{Convex3, Shape3, check_finite_point3, check_positive_vector3};
 use crate::dim2::check_positive_width;
-use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::single::{ScaledRay, SlabEntry, box_projection, resolve, slab_entry, slab_span, within};
 use crate::{
     BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
     ShapeError, ShapeKind,
@@ -200,6 +201,7 @@ impl<T: Real> RayCast3<T> for Aabb3<T> {
     /// let ceiling = room.cast_ray(&id, &ray, 10.0, false).unwrap(); // hollow: from inside
     /// assert_eq!((ceiling.toi, ceiling.normal.into_inner()), (2.0, -Vector3::z()));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry3<T>,
@@ -208,11 +210,29 @@ impl<T: Real> RayCast3<T> for Aabb3<T> {
         solid: bool,
     ) -> Option<RayHit3<T>> {
         let t = pose.translation.vector;
-        let s = ScaledRay::new(ray).translated_back(&t);
-        let span = slab_span(&s.origin, &s.dir, &self.min, &self.max);
-        let inside = span.is_some_and(|sp| sp.holds_origin());
-        let frame = Isometry3::from_parts(pose.translation, UnitQuaternion::identity());
-        resolve(ray, &s, span, inside, max_toi, solid, &frame)
+        let o = ray.origin - t;
+        match slab_entry(&o, &ray.dir, &self.min, &self.max) {
+            SlabEntry::At { t, axis, side } => {
+                if !within(t, max_toi) {
+                    return None;
+                }
+                let mut n = Vector3::zeros();
+                n[axis] = side;
+                Some(RayHit3 {
+                    toi: t,
+                    point: ray.origin + ray.dir * t,
+                    normal: Unit::new_unchecked(n),
+                })
+            }
+            SlabEntry::Miss => None,
+            SlabEntry::Careful => {
+                let s = ScaledRay::new(ray).translated_back(&t);
+                let span = slab_span(&s.origin, &s.dir, &self.min, &self.max);
+                let inside = span.is_some_and(|sp| sp.holds_origin());
+                let frame = Isometry3::from_parts(pose.translation, UnitQuaternion::identity());
+                resolve(ray, &s, span, inside, max_toi, solid, &frame)
+            }
+        }
     }
 }
 

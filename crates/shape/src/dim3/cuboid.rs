@@ -14,8 +14,9 @@
 //!    the upper end of (2);
 //! 4. containment: `p` in local coordinates `Rᵀ(p − c)` has `|p_i| ≤ h_i`.
 //!
-//! 5. ray cast: the slab method in the local frame (`single::slab_span`,
-//!    Ericson §5.3.3), a ray through an edge or a vertex hitting it; point
+//! 5. ray cast: the slab method in the local frame (Ericson §5.3.3; from
+//!    outside the entry alone, `single::slab_entry`, else the whole span,
+//!    `single::slab_span`), a ray through an edge or a vertex hitting it; point
 //!    projection: the clamp to `[−h, h]`, or for a hollow query of a point
 //!    inside, the nearest face (`single::box_projection`).
 //!
@@ -26,11 +27,11 @@
 
 use core::any::Any;
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use num_traits::Float;
 
 use super::{Convex3, Shape3, check_positive_vector3};
-use crate::single::{ScaledRay, box_projection, resolve, slab_span};
+use crate::single::{ScaledRay, SlabEntry, box_projection, resolve, slab_entry, slab_span, within};
 use crate::{
     BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
     ShapeError, ShapeKind,
@@ -86,7 +87,7 @@ impl<T: Real> Cuboid<T> {
     /// 7 is `+h`.
     ///
     /// ```
-    /// use nalgebra::{Isometry3, Point3, Vector3};
+    /// use nalgebra::{Isometry3, Point3, Unit, Vector3};
     /// use shape::Cuboid;
     /// let c = Cuboid::new(Vector3::new(1.0, 2.0, 3.0)).unwrap();
     /// let v = c.vertices(&Isometry3::translation(10.0, 0.0, 0.0));
@@ -188,13 +189,14 @@ impl<T: Real> RayCast3<T> for Cuboid<T> {
     /// The first hit, by the slab method in the box's frame (module notes).
     ///
     /// ```
-    /// use nalgebra::{Isometry3, Point3, Vector3};
+    /// use nalgebra::{Isometry3, Point3, Unit, Vector3};
     /// use shape::{Cuboid, Ray3, RayCast3};
     /// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0)).unwrap();
     /// let ray = Ray3::new(Point3::new(0.0, 0.0, 5.0), Vector3::new(0.0, 0.0, -2.0));
     /// let hit = cube.cast_ray(&Isometry3::identity(), &ray, 10.0, true).unwrap();
     /// assert_eq!((hit.toi, hit.normal.into_inner()), (2.0, Vector3::z()));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry3<T>,
@@ -202,11 +204,30 @@ impl<T: Real> RayCast3<T> for Cuboid<T> {
         max_toi: T,
         solid: bool,
     ) -> Option<RayHit3<T>> {
-        let s = ScaledRay::new(ray).inverse_transformed(pose);
+        let o = pose.inverse_transform_point(&ray.origin);
+        let d = pose.inverse_transform_vector(&ray.dir);
         let h = Point3::from(self.half_extents);
-        let span = slab_span(&s.origin, &s.dir, &-h, &h);
-        let inside = span.is_some_and(|sp| sp.holds_origin());
-        resolve(ray, &s, span, inside, max_toi, solid, pose)
+        match slab_entry(&o, &d, &-h, &h) {
+            SlabEntry::At { t, axis, side } => {
+                if !within(t, max_toi) {
+                    return None;
+                }
+                let mut n = Vector3::zeros();
+                n[axis] = side;
+                Some(RayHit3 {
+                    toi: t,
+                    point: ray.origin + ray.dir * t,
+                    normal: Unit::new_unchecked(pose.rotation * n),
+                })
+            }
+            SlabEntry::Miss => None,
+            SlabEntry::Careful => {
+                let s = ScaledRay::new(ray).inverse_transformed(pose);
+                let span = slab_span(&s.origin, &s.dir, &-h, &h);
+                let inside = span.is_some_and(|sp| sp.holds_origin());
+                resolve(ray, &s, span, inside, max_toi, solid, pose)
+            }
+        }
     }
 }
 

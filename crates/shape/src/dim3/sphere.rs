@@ -9,8 +9,10 @@
 //!
 //! Ray casts and projections work relative to the centre `c`, ignoring the
 //! rotation, with the arithmetic of `contains_point` (`|p − c|² ≤ r²`): the
-//! ray by the quadratic `|o − c + t d|² = r²` without cancellation
-//! (`single::ball_roots`), normal `(x − c)/r`; the projection
+//! ray by the quadratic `|o − c + t d|² = r²` without cancellation (from
+//! outside `single::ball_entry`, with the discriminant
+//! `|d|² r² − |d × (o − c)|²`; from inside `single::ball_roots`, as the
+//! circle), normal `(x − c)/r` (`single::ball_normal`); the projection
 //! `c + r (p − c)/|p − c|`, and for a hollow query of the centre itself
 //! `c + r x̂`.
 
@@ -22,7 +24,7 @@ use num_traits::Float;
 use super::{Convex3, Shape3};
 use crate::dim2::check_positive;
 use crate::query::unit_vector;
-use crate::single::{ScaledRay, ball_span, resolve};
+use crate::single::{Entry, ScaledRay, ball_entry, ball_hit, ball_span, resolve};
 use crate::{
     BoundingBox3, Interval, PointProjection3, PointQuery3, Ray3, RayCast3, RayHit3, Real,
     ShapeError, ShapeKind,
@@ -120,6 +122,7 @@ impl<T: Real> RayCast3<T> for Sphere<T> {
     /// let hit = ball.cast_ray(&Isometry3::identity(), &ray, 100.0, true).unwrap();
     /// assert_eq!((hit.toi, hit.point), (6.0, Point3::new(-4.0, 0.0, 3.0)));
     /// ```
+    #[inline]
     fn cast_ray(
         &self,
         pose: &Isometry3<T>,
@@ -128,10 +131,32 @@ impl<T: Real> RayCast3<T> for Sphere<T> {
         solid: bool,
     ) -> Option<RayHit3<T>> {
         let c = pose.translation.vector;
+        let o = ray.origin.coords - c;
+        let oo = o.norm_squared();
+        match ball_entry(&o, &ray.dir, self.radius * self.radius, oo) {
+            Entry::At(t) => ball_hit(&o, &ray.dir, &c, self.radius, t, max_toi),
+            Entry::Miss => None,
+            Entry::Careful => self.cast_ray_careful(pose, ray, oo, max_toi, solid),
+        }
+    }
+}
+
+impl<T: Real> Sphere<T> {
+    /// The ray cast from inside or on the sphere, or from beyond the fast
+    /// path's range: the whole span (`single::ball_span`) and `resolve`.
+    #[cold]
+    fn cast_ray_careful(
+        &self,
+        pose: &Isometry3<T>,
+        ray: &Ray3<T>,
+        oo: T,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<RayHit3<T>> {
+        let c = pose.translation.vector;
         let s = ScaledRay::new(ray).translated_back(&c);
-        let o = s.origin.coords;
-        let inside = o.norm_squared() <= self.radius * self.radius;
-        let span = ball_span(&o, &s.dir, self.radius, inside);
+        let inside = oo <= self.radius * self.radius;
+        let span = ball_span(&s.origin.coords, &s.dir, self.radius, inside);
         let frame = Isometry3::from_parts(pose.translation, UnitQuaternion::identity());
         resolve(ray, &s, span, inside, max_toi, solid, &frame)
     }
