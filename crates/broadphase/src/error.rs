@@ -13,6 +13,11 @@ pub enum GridError {
         /// The value given.
         value: f64,
     },
+    /// The fat-box margin is NaN, infinite or negative.
+    InvalidMargin {
+        /// The value given.
+        value: f64,
+    },
     /// A bounding box has a non-finite coordinate or `min > max`.
     InvalidBounds {
         /// The object's id.
@@ -38,6 +43,9 @@ impl fmt::Display for GridError {
             Self::NonFiniteCellSize => write!(f, "cell size is NaN or infinite"),
             Self::NonPositiveCellSize { value } => {
                 write!(f, "cell size must be a positive normal number, got {value}")
+            }
+            Self::InvalidMargin { value } => {
+                write!(f, "margin must be a finite number >= 0, got {value}")
             }
             Self::InvalidBounds { id } => write!(
                 f,

@@ -60,6 +60,19 @@ pub(crate) fn is_limit<T: Real>(x: T) -> bool {
 /// Objects covering more cells than this go to the oversize list.
 pub const MAX_CELLS_PER_OBJECT: u128 = 64;
 
+/// The fat pair set is brought up to date from the move buffer while at most
+/// one object in this many moved, and rebuilt by the full cell pass otherwise
+/// (module notes, "Move buffer").
+const INCREMENTAL_FRACTION: usize = 8;
+
+/// `validate` compares the fat pair set with brute force up to this many
+/// objects.
+const BRUTE_VALIDATE_LIMIT: usize = 512;
+
+/// Below this many cells (or pairs), the `rayon` build runs serially.
+#[cfg(feature = "rayon")]
+const PARALLEL_MIN: usize = 4096;
+
 /// Cell coordinates are saturated to `±2⁶²`.
 const COORD_LIMIT: i64 = 1 << 62;
 
@@ -135,22 +148,69 @@ struct CellData<const D: usize> {
     ids: Ids,
 }
 
-/// Reusable buffers of [`Grid::candidate_pairs`]: one cell's objects (id, box,
-/// lowest cell), and the radix sort's keys and digit counters.
+/// The persistent pair state of [`Grid::candidate_pairs`]: the sorted set of
+/// pairs whose *fat* boxes overlap, the move buffer (objects whose fat box
+/// changed, or that were inserted or removed, since the set was last brought
+/// up to date), and reusable buffers.
 #[derive(Debug)]
-struct Scratch<T: Real, const D: usize> {
+struct PairState<T: Real, const D: usize> {
+    /// Every pair `(a < b)` whose fat boxes overlap, sorted; up to date except
+    /// for the pairs of objects in `moved` (or wholly stale when `rebuild`).
+    fat: Vec<(u32, u32)>,
+    /// The merge target of an incremental update (swapped with `fat`).
+    spare: Vec<(u32, u32)>,
+    /// The new fat pairs of the moved objects.
+    fresh: Vec<(u32, u32)>,
+    /// The move buffer: ids whose pairs must be recomputed, each once.
+    moved: Vec<u32>,
+    /// By id: whether the id is in `moved`.
+    flag: Vec<bool>,
+    /// The whole set must be rebuilt by the full cell pass.
+    rebuild: bool,
+    /// Scratch of the full cell pass: one cell's objects (id, fat box,
+    /// lowest cell).
     local: Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+    /// The radix sort's keys and digit counters.
     keys: Vec<u64>,
     counts: Vec<usize>,
 }
 
-impl<T: Real, const D: usize> Default for Scratch<T, D> {
+impl<T: Real, const D: usize> Default for PairState<T, D> {
     fn default() -> Self {
         Self {
+            fat: Vec::new(),
+            spare: Vec::new(),
+            fresh: Vec::new(),
+            moved: Vec::new(),
+            flag: Vec::new(),
+            rebuild: false,
             local: Vec::new(),
             keys: Vec::new(),
             counts: Vec::new(),
         }
+    }
+}
+
+impl<T: Real, const D: usize> PairState<T, D> {
+    /// Puts `id` in the move buffer (once).
+    #[inline]
+    fn mark(&mut self, id: u32) {
+        let i = id as usize;
+        if i >= self.flag.len() {
+            self.flag.resize(i + 1, false);
+        }
+        if !self.rebuild && !self.flag[i] {
+            self.flag[i] = true;
+            self.moved.push(id);
+        }
+    }
+
+    /// Empties the move buffer.
+    fn clear_moved(&mut self) {
+        for &id in &self.moved {
+            self.flag[id as usize] = false;
+        }
+        self.moved.clear();
     }
 }
 
@@ -196,17 +256,24 @@ pub struct GridStats {
 pub struct Grid<T: Real, const D: usize> {
     cell_size: T,
     inv_cell_size: T,
+    /// How far a fat box extends beyond its tight box on every side.
+    margin: T,
+    /// Whether `margin` follows the cell size (set by [`Grid::new`]).
+    default_margin: bool,
     /// Occupied cells, dense; `index` maps a key to its position.
     cells: Vec<CellData<D>>,
     index: HashMap<Key<D>, u32, BuildCellHasher>,
-    /// By id: the box, where it is filed (`None` for a free id).
+    /// By id: the tight box, the fat box it is filed by, where it is filed
+    /// (`None` for a free id).
     boxes: Vec<BoundingBox<T, D>>,
+    fat: Vec<BoundingBox<T, D>>,
     filings: Vec<Option<Filing<D>>>,
     oversize: Vec<u32>,
     len: usize,
-    /// Buffers of `candidate_pairs`, kept between calls so that a frame
-    /// allocates nothing once warm.
-    scratch: Mutex<Scratch<T, D>>,
+    /// The fat pair set, the move buffer and the buffers of
+    /// `candidate_pairs`, kept between calls so that a frame allocates nothing
+    /// once warm (a lock because `candidate_pairs` takes `&self`).
+    pairs: Mutex<PairState<T, D>>,
     /// A box of cell keys holding every occupied cell (`lo > hi` on every
     /// axis when there is none), which bounds the ray walk and the ring
     /// search. It grows as cells are created and is tightened to the exact
@@ -222,13 +289,20 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
         Self {
             cell_size: self.cell_size,
             inv_cell_size: self.inv_cell_size,
+            margin: self.margin,
+            default_margin: self.default_margin,
             cells: self.cells.clone(),
             index: self.index.clone(),
             boxes: self.boxes.clone(),
+            fat: self.fat.clone(),
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
-            scratch: Mutex::new(Scratch::default()),
+            // The copy rebuilds its pair set on its first query.
+            pairs: Mutex::new(PairState {
+                rebuild: true,
+                ..PairState::default()
+            }),
             occupied_lo: core::array::from_fn(|i| {
                 AtomicI64::new(self.occupied_lo[i].load(Ordering::Relaxed))
             }),
@@ -262,26 +336,76 @@ fn check_cell_size<T: Real>(cell_size: T) -> Result<(), GridError> {
     Ok(())
 }
 
+fn check_margin<T: Real>(margin: T) -> Result<(), GridError> {
+    // `!(margin >= 0)` also refuses NaN.
+    if !Float::is_finite(margin) || !(margin >= T::zero()) {
+        return Err(GridError::InvalidMargin {
+            value: margin.as_f64(),
+        });
+    }
+    Ok(())
+}
+
+/// The margin [`Grid::new`] gives: this fraction of the cell size (module
+/// notes, "The margin").
+pub const DEFAULT_MARGIN_FRACTION: f64 = 0.1;
+
 impl<T: Real, const D: usize> Grid<T, D> {
-    /// An empty grid with cells of side `cell_size`.
+    /// An empty grid with cells of side `cell_size` and fat boxes larger than
+    /// the tight ones by [`DEFAULT_MARGIN_FRACTION`]` · cell_size` on every
+    /// side.
     ///
     /// # Errors
     /// [`GridError::NonFiniteCellSize`] or [`GridError::NonPositiveCellSize`].
     pub fn new(cell_size: T) -> Result<Self, GridError> {
         check_cell_size(cell_size)?;
+        let mut grid = Self::with_margin(cell_size, T::lit(DEFAULT_MARGIN_FRACTION) * cell_size)?;
+        grid.default_margin = true;
+        Ok(grid)
+    }
+
+    /// An empty grid with cells of side `cell_size` that files each object by
+    /// its box enlarged by `margin` on every side (module notes): a larger
+    /// margin lets objects move farther before they are re-filed, at the cost
+    /// of more candidate pairs to filter. `margin = 0` files tight boxes.
+    ///
+    /// ```
+    /// use broadphase::{Grid2, GridError};
+    ///
+    /// let grid = Grid2::<f32>::with_margin(2.0, 0.25).unwrap();
+    /// assert_eq!(grid.margin(), 0.25);
+    /// assert!(matches!(Grid2::<f32>::with_margin(2.0, -1.0), Err(GridError::InvalidMargin { .. })));
+    /// ```
+    ///
+    /// # Errors
+    /// [`GridError::NonFiniteCellSize`] or [`GridError::NonPositiveCellSize`]
+    /// for a bad cell size; [`GridError::InvalidMargin`] for a margin that is
+    /// NaN, infinite or negative.
+    pub fn with_margin(cell_size: T, margin: T) -> Result<Self, GridError> {
+        check_cell_size(cell_size)?;
+        check_margin(margin)?;
         Ok(Self {
             cell_size,
             inv_cell_size: T::one() / cell_size,
+            margin,
+            default_margin: false,
             cells: Vec::new(),
             index: HashMap::default(),
             boxes: Vec::new(),
+            fat: Vec::new(),
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
-            scratch: Mutex::new(Scratch::default()),
+            pairs: Mutex::new(PairState::default()),
             occupied_lo: core::array::from_fn(|_| AtomicI64::new(i64::MAX)),
             occupied_hi: core::array::from_fn(|_| AtomicI64::new(i64::MIN)),
         })
+    }
+
+    /// How far a fat box extends beyond its tight box on every side.
+    #[must_use]
+    pub fn margin(&self) -> T {
+        self.margin
     }
 
     /// A cell size suited to these boxes: twice the median of their largest
@@ -312,14 +436,20 @@ impl<T: Real, const D: usize> Grid<T, D> {
         self.cell_size
     }
 
-    /// Changes the cell size and re-files every object.
+    /// Changes the cell size and re-files every object (a margin chosen by
+    /// [`Grid::new`] follows the cell size; one given to
+    /// [`Grid::with_margin`] is kept).
     ///
     /// # Errors
     /// As [`Grid::new`]; the grid is unchanged on error.
     pub fn set_cell_size(&mut self, cell_size: T) -> Result<(), GridError> {
         check_cell_size(cell_size)?;
         let items: Vec<(u32, BoundingBox<T, D>)> = self.iter().map(|(id, b)| (id, *b)).collect();
-        let mut fresh = Self::new(cell_size)?;
+        let mut fresh = if self.default_margin {
+            Self::new(cell_size)?
+        } else {
+            Self::with_margin(cell_size, self.margin)?
+        };
         for (id, b) in items {
             fresh.insert(id, b)?;
         }
@@ -350,6 +480,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
     #[must_use]
     pub fn bounds(&self, id: u32) -> Option<&BoundingBox<T, D>> {
         self.filing(id).map(|_| &self.boxes[id as usize])
+    }
+
+    /// The fat box object `id` is filed by: its box (as it was when last
+    /// re-filed) enlarged by the margin; it contains [`bounds`](Self::bounds).
+    #[must_use]
+    pub fn fat_bounds(&self, id: u32) -> Option<&BoundingBox<T, D>> {
+        self.filing(id).map(|_| &self.fat[id as usize])
     }
 
     /// Every object and its box, by increasing id.
@@ -411,12 +548,37 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if i >= self.filings.len() {
             self.filings.resize(i + 1, None);
             self.boxes.resize(i + 1, bounds);
+            self.fat.resize(i + 1, bounds);
         }
-        let filing = self.file(id, &bounds);
+        let fat = self.fatten(&bounds);
+        let filing = self.file(id, &fat);
         self.filings[i] = Some(filing);
         self.boxes[i] = bounds;
+        self.fat[i] = fat;
         self.len += 1;
+        self.pair_state().mark(id);
         Ok(())
+    }
+
+    /// The pair state, through `&mut self` (no locking).
+    #[inline]
+    fn pair_state(&mut self) -> &mut PairState<T, D> {
+        self.pairs.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `b` enlarged by the margin on every side, clamped to the finite
+    /// numbers. It contains `b`: the exact `min − margin` is `≤ min`, a
+    /// float, so rounding it (monotonic) gives a number `≤ min`; likewise
+    /// for `max + margin`.
+    #[inline]
+    fn fatten(&self, b: &BoundingBox<T, D>) -> BoundingBox<T, D> {
+        let max = <T as Float>::max_value();
+        let mut f = *b;
+        for i in 0..D {
+            f.min[i] = Float::max(b.min[i] - self.margin, -max);
+            f.max[i] = Float::min(b.max[i] + self.margin, max);
+        }
+        f
     }
 
     /// Puts `id` into the cells (or the oversize list) for `bounds`.
@@ -513,8 +675,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
     }
 
-    /// Moves object `id` to a new bounding box. Within the same cells this is a
-    /// box copy; otherwise only the cells left and entered are touched.
+    /// Moves object `id` to a new bounding box. Inside its fat box this is a
+    /// box copy; otherwise the fat box is rebuilt around the new box, the
+    /// object goes into the move buffer, and only the cells it left and
+    /// entered are touched.
     ///
     /// # Errors
     /// [`GridError::InvalidBounds`], [`GridError::UnknownId`]; the grid is
@@ -526,8 +690,17 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let Some(old) = self.filing(id).copied() else {
             return Err(GridError::UnknownId { id });
         };
-        let (lo, hi) = (self.key(&bounds.min), self.key(&bounds.max));
-        self.boxes[id as usize] = bounds;
+        let i = id as usize;
+        self.boxes[i] = bounds;
+        let fat = &self.fat[i];
+        if (0..D).all(|k| fat.min[k] <= bounds.min[k] && bounds.max[k] <= fat.max[k]) {
+            // Still inside its fat box: nothing else changes.
+            return Ok(());
+        }
+        let fat = self.fatten(&bounds);
+        self.fat[i] = fat;
+        self.pair_state().mark(id);
+        let (lo, hi) = (self.key(&fat.min), self.key(&fat.max));
         if lo == old.lo && hi == old.hi {
             return Ok(());
         }
@@ -552,9 +725,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
             }
         } else {
             self.unfile(id, &old);
-            self.file(id, &bounds)
+            self.file(id, &fat)
         };
-        self.filings[id as usize] = Some(filing);
+        self.filings[i] = Some(filing);
         Ok(())
     }
 
@@ -569,26 +742,159 @@ impl<T: Real, const D: usize> Grid<T, D> {
         self.unfile(id, &old);
         self.filings[id as usize] = None;
         self.len -= 1;
+        self.pair_state().mark(id);
         Ok(self.boxes[id as usize])
     }
 
     /// Every pair of objects whose boxes overlap (touching counts), each once as
     /// `(smaller id, larger id)`, sorted. `out` is cleared first; reusing it
     /// across frames avoids allocation.
+    ///
+    /// The persistent set of fat-box pairs is brought up to date first: from
+    /// the moved objects alone when few moved, by a pass over every cell
+    /// otherwise; the answer is that set filtered by the tight boxes.
     pub fn candidate_pairs(&self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        // Each cell's objects are copied once into a small local buffer (box and
-        // lowest cell), so the pair loop reads contiguous memory instead of
-        // looking both objects up for every pair.
-        let mut scratch = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
-        let Scratch {
+        let mut guard = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
+        let st = &mut *guard;
+        if st.rebuild || st.moved.len() > self.len / INCREMENTAL_FRACTION {
+            self.full_pass(st);
+        } else if !st.moved.is_empty() {
+            self.incremental_pass(st);
+        }
+        st.clear_moved();
+        st.rebuild = false;
+        self.filter_tight(&st.fat, out);
+    }
+
+    /// `out` gets the pairs of `fat` whose tight boxes overlap, in order.
+    #[cfg(not(feature = "rayon"))]
+    fn filter_tight(&self, fat: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+        let boxes = &self.boxes;
+        out.extend(
+            fat.iter()
+                .copied()
+                .filter(|&(a, b)| boxes[a as usize].intersects(&boxes[b as usize])),
+        );
+    }
+
+    /// `out` gets the pairs of `fat` whose tight boxes overlap, in order
+    /// (chunks filtered in parallel, concatenated in order).
+    #[cfg(feature = "rayon")]
+    fn filter_tight(&self, fat: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+        use rayon::prelude::*;
+        let boxes = &self.boxes;
+        let keep = |&&(a, b): &&(u32, u32)| boxes[a as usize].intersects(&boxes[b as usize]);
+        if fat.len() < PARALLEL_MIN {
+            out.extend(fat.iter().filter(keep).copied());
+            return;
+        }
+        out.par_extend(fat.par_iter().filter(keep).copied());
+    }
+
+    /// Rebuilds the fat pair set by a pass over every cell (module notes,
+    /// "Each pair once"), and tightens the occupied box.
+    fn full_pass(&self, st: &mut PairState<T, D>) {
+        let PairState {
+            fat,
             local,
             keys,
             counts,
-        } = &mut *scratch;
-        // This pass sees every cell: it also tightens the occupied box.
+            ..
+        } = st;
+        let (lo, hi) = self.all_fat_pairs(fat, local, keys, counts);
+        self.tighten_occupied(&lo, &hi);
+    }
+
+    /// Every fat pair, sorted, into `fat` (cleared first); returns the bounds
+    /// of the occupied cells.
+    fn all_fat_pairs(
+        &self,
+        fat: &mut Vec<(u32, u32)>,
+        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+        keys: &mut Vec<u64>,
+        counts: &mut Vec<usize>,
+    ) -> (Key<D>, Key<D>) {
+        fat.clear();
+        let bounds = self.cell_pairs(fat, local);
+        for &o in &self.oversize {
+            let big = &self.fat[o as usize];
+            for (id, (f, b)) in self.filings.iter().zip(&self.fat).enumerate() {
+                let id = id as u32;
+                let Some(f) = f else { continue };
+                // Two oversize objects: report from the smaller id only.
+                if id == o || (f.oversize_slot.is_some() && id < o) {
+                    continue;
+                }
+                if big.intersects(b) {
+                    fat.push(if o < id { (o, id) } else { (id, o) });
+                }
+            }
+        }
+        radix_sort_pairs(fat, keys, counts);
+        bounds
+    }
+
+    /// Pushes the fat pairs found in the cells (each once, by the owning
+    /// cell) to `fat`; returns the bounds of the occupied cells.
+    #[cfg(not(feature = "rayon"))]
+    fn cell_pairs(
+        &self,
+        fat: &mut Vec<(u32, u32)>,
+        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+    ) -> (Key<D>, Key<D>) {
+        self.cells_pairs_serial(&self.cells, fat, local)
+    }
+
+    /// Pushes the fat pairs found in the cells (each once, by the owning
+    /// cell) to `fat`, chunks of cells in parallel; returns the bounds of the
+    /// occupied cells. The order differs from the serial pass, but the set
+    /// is the same and is sorted afterwards.
+    #[cfg(feature = "rayon")]
+    fn cell_pairs(
+        &self,
+        fat: &mut Vec<(u32, u32)>,
+        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+    ) -> (Key<D>, Key<D>) {
+        use rayon::prelude::*;
+        if self.cells.len() < PARALLEL_MIN {
+            return self.cells_pairs_serial(&self.cells, fat, local);
+        }
+        let chunk = self.cells.len().div_ceil(4 * rayon::current_num_threads());
+        let parts: Vec<(Vec<(u32, u32)>, Key<D>, Key<D>)> = self
+            .cells
+            .par_chunks(chunk)
+            .map(|cells| {
+                let mut v = Vec::new();
+                let (lo, hi) = self.cells_pairs_serial(cells, &mut v, &mut Vec::new());
+                (v, lo, hi)
+            })
+            .collect();
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        for cell in &self.cells {
+        fat.reserve(parts.iter().map(|p| p.0.len()).sum());
+        for (v, l, h) in parts {
+            fat.extend_from_slice(&v);
+            for i in 0..D {
+                lo[i] = lo[i].min(l[i]);
+                hi[i] = hi[i].max(h[i]);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The cell pass over `cells`: pushes each fat pair it owns to `fat`;
+    /// returns the bounds of the cells' keys.
+    fn cells_pairs_serial(
+        &self,
+        cells: &[CellData<D>],
+        fat: &mut Vec<(u32, u32)>,
+        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+    ) -> (Key<D>, Key<D>) {
+        // Each cell's objects are copied once into a small local buffer (box and
+        // lowest cell), so the pair loop reads contiguous memory instead of
+        // looking both objects up for every pair.
+        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
+        for cell in cells {
             for i in 0..D {
                 lo[i] = lo[i].min(cell.key[i]);
                 hi[i] = hi[i].max(cell.key[i]);
@@ -598,34 +904,90 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 continue;
             }
             local.clear();
-            local.extend(
-                ids.iter()
-                    .map(|&i| (i, self.boxes[i as usize], self.low(i))),
-            );
+            local.extend(ids.iter().map(|&i| (i, self.fat[i as usize], self.low(i))));
             for (x, (i, a, la)) in local.iter().enumerate() {
                 for (j, b, lb) in &local[x + 1..] {
                     if a.intersects(b) && Self::owns(&cell.key, la, lb) {
-                        out.push(if i < j { (*i, *j) } else { (*j, *i) });
+                        fat.push(if i < j { (*i, *j) } else { (*j, *i) });
                     }
                 }
             }
         }
-        self.tighten_occupied(&lo, &hi);
-        for &o in &self.oversize {
-            let big = &self.boxes[o as usize];
-            for (id, (f, b)) in self.filings.iter().zip(&self.boxes).enumerate() {
-                let id = id as u32;
-                let Some(f) = f else { continue };
-                // Two oversize objects: report from the smaller id only.
-                if id == o || (f.oversize_slot.is_some() && id < o) {
-                    continue;
-                }
-                if big.intersects(b) {
-                    out.push(if o < id { (o, id) } else { (id, o) });
+        (lo, hi)
+    }
+
+    /// Brings the fat pair set up to date from the move buffer alone: drops
+    /// every pair of a moved object, finds the moved objects' fat pairs now
+    /// (a pair of two moved objects from the smaller id only), and merges the
+    /// two sorted lists.
+    fn incremental_pass(&self, st: &mut PairState<T, D>) {
+        let PairState {
+            fat,
+            spare,
+            fresh,
+            moved,
+            flag,
+            keys,
+            counts,
+            ..
+        } = st;
+        fresh.clear();
+        for &a in moved.iter() {
+            self.fat_pairs_of(a, flag, fresh);
+        }
+        radix_sort_pairs(fresh, keys, counts);
+        spare.clear();
+        spare.reserve(fat.len() + fresh.len());
+        let mut new = fresh.iter().copied().peekable();
+        for &p in fat.iter() {
+            if flag[p.0 as usize] || flag[p.1 as usize] {
+                continue;
+            }
+            while let Some(q) = new.next_if(|q| *q < p) {
+                spare.push(q);
+            }
+            spare.push(p);
+        }
+        spare.extend(new);
+        core::mem::swap(fat, spare);
+    }
+
+    /// Pushes to `out` the fat pairs of object `a` (if it is still stored),
+    /// each once, leaving out those with a moved object of smaller id.
+    fn fat_pairs_of(&self, a: u32, flag: &[bool], out: &mut Vec<(u32, u32)>) {
+        let Some(fa) = self.filing(a).copied() else {
+            return;
+        };
+        let boxa = &self.fat[a as usize];
+        let skip = |b: u32| b == a || (b < a && flag.get(b as usize).copied().unwrap_or(false));
+        let pair = |b: u32| if a < b { (a, b) } else { (b, a) };
+        if fa.oversize_slot.is_some() {
+            for (b, (f, fb)) in self.filings.iter().zip(&self.fat).enumerate() {
+                let b = b as u32;
+                if f.is_some() && !skip(b) && boxa.intersects(fb) {
+                    out.push(pair(b));
                 }
             }
+            return;
         }
-        radix_sort_pairs(out, keys, counts);
+        for_each_cell(&fa.lo, &fa.hi, |k| {
+            let Some(&at) = self.index.get(&k) else {
+                return;
+            };
+            for &b in self.cells[at as usize].ids.as_slice() {
+                if !skip(b)
+                    && Self::owns(&k, &fa.lo, &self.low(b))
+                    && boxa.intersects(&self.fat[b as usize])
+                {
+                    out.push(pair(b));
+                }
+            }
+        });
+        for &o in &self.oversize {
+            if !skip(o) && boxa.intersects(&self.fat[o as usize]) {
+                out.push(pair(o));
+            }
+        }
     }
 
     /// The lowest cell of object `id` (it is filed, in cells).
@@ -718,10 +1080,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
     }
 
-    /// Checks the grid's invariants: every object is in exactly the cells its
-    /// box covers (or in the oversize list, and in no cell), every cell is
-    /// non-empty, indexed under its key, and lists only objects that cover it,
-    /// and the counts agree.
+    /// Checks the grid's invariants: every fat box contains its tight box,
+    /// every object is in exactly the cells its fat box covers (or in the
+    /// oversize list, and in no cell), every cell is non-empty, indexed under
+    /// its key, and lists only objects that cover it, the counts agree, and
+    /// the persistent fat pair set is correct for every object that has not
+    /// moved since the last [`candidate_pairs`](Self::candidate_pairs).
     ///
     /// # Errors
     /// [`GridError::Invariant`] describing the first violation found.
@@ -736,7 +1100,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
             .filter_map(|(i, f)| f.map(|f| (i as u32, f)))
         {
             live += 1;
-            let b = &self.boxes[id as usize];
+            let (tight, b) = (&self.boxes[id as usize], &self.fat[id as usize]);
+            if !(0..D).all(|k| b.min[k] <= tight.min[k] && tight.max[k] <= b.max[k]) {
+                return fail(format!("object {id}: fat box does not contain its box"));
+            }
             let (lo, hi) = (self.key(&b.min), self.key(&b.max));
             if (lo, hi) != (f.lo, f.hi) {
                 return fail(format!(
@@ -832,6 +1199,71 @@ impl<T: Real, const D: usize> Grid<T, D> {
                     "oversize list slot {slot} holds {id}, which does not point back"
                 ));
             }
+        }
+        self.validate_pairs()
+    }
+
+    /// Checks the pair state: the move buffer and its flags agree, and, unless
+    /// a rebuild is pending, the fat pair set is sorted, holds each pair once
+    /// as `(smaller, larger)`, and equals the set the full cell pass finds
+    /// (and, for small grids, brute force over the fat boxes) on the pairs of
+    /// objects that did not move.
+    fn validate_pairs(&self) -> Result<(), GridError> {
+        let fail = |msg: String| Err(GridError::Invariant(msg));
+        let st = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
+        let flagged = st.flag.iter().filter(|&&f| f).count();
+        if flagged != st.moved.len() || st.moved.iter().any(|&id| !st.flag[id as usize]) {
+            return fail(format!(
+                "{flagged} ids flagged as moved but {} in the move buffer",
+                st.moved.len()
+            ));
+        }
+        if st.flag.len() < self.filings.len() {
+            return fail("the moved flags do not cover every id".to_string());
+        }
+        if st.rebuild {
+            return Ok(());
+        }
+        if let Some(w) = st.fat.windows(2).find(|w| w[0] >= w[1]) {
+            return fail(format!("fat pair set not strictly sorted at {w:?}"));
+        }
+        let still = |&&(a, b): &&(u32, u32)| !st.flag[a as usize] && !st.flag[b as usize];
+        let kept: Vec<(u32, u32)> = st.fat.iter().filter(still).copied().collect();
+        if let Some(p) = kept.iter().find(|p| p.0 >= p.1) {
+            return fail(format!("fat pair {p:?} is not (smaller, larger)"));
+        }
+        let mut reference = Vec::new();
+        self.all_fat_pairs(
+            &mut reference,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        );
+        if self.len <= BRUTE_VALIDATE_LIMIT {
+            let live: Vec<u32> = self.iter().map(|(id, _)| id).collect();
+            let mut brute = Vec::new();
+            for (x, &a) in live.iter().enumerate() {
+                for &b in &live[x + 1..] {
+                    if self.fat[a as usize].intersects(&self.fat[b as usize]) {
+                        brute.push((a, b));
+                    }
+                }
+            }
+            if brute != reference {
+                return fail(format!(
+                    "the cell pass finds {} fat pairs, brute force {}",
+                    reference.len(),
+                    brute.len()
+                ));
+            }
+        }
+        let want: Vec<(u32, u32)> = reference.iter().filter(still).copied().collect();
+        if kept != want {
+            let extra = kept.iter().find(|p| want.binary_search(p).is_err());
+            let missing = want.iter().find(|p| kept.binary_search(p).is_err());
+            return fail(format!(
+                "fat pair set is stale: extra {extra:?}, missing {missing:?}"
+            ));
         }
         Ok(())
     }

@@ -258,7 +258,9 @@ fn cells_box<T: Real, const D: usize>(
 }
 
 /// The key range of a stored box.
-fn range<T: Real, const D: usize>(g: &Grid<T, D>, b: &BoundingBox<T, D>) -> ([i64; D], [i64; D]) {
+/// The cells object `id` is filed in: those of its fat box.
+fn range<T: Real, const D: usize>(g: &Grid<T, D>, id: u32) -> ([i64; D], [i64; D]) {
+    let b = g.fat_bounds(id).unwrap();
     (g.cell_of(&b.min), g.cell_of(&b.max))
 }
 
@@ -271,8 +273,8 @@ fn span(lo: &[i64], hi: &[i64]) -> u128 {
 
 fn occupied_cells<T: Real, const D: usize>(b: &Built<T, D>) -> HashSet<[i64; D]> {
     let mut set = HashSet::new();
-    for (_, bx) in &b.live {
-        let (lo, hi) = range(&b.grid, bx);
+    for (id, _) in &b.live {
+        let (lo, hi) = range(&b.grid, *id);
         if span(&lo, &hi) > broadphase::MAX_CELLS_PER_OBJECT {
             continue;
         }
@@ -356,7 +358,7 @@ fn ray_walk_prop<T: Real, const D: usize>(
         prop_assert!(w[0].1 <= w[1].1, "entries decrease: {:?}", w);
     }
     for (id, bx) in &b.live {
-        let (lo, hi) = range(&b.grid, bx);
+        let (lo, hi) = range(&b.grid, *id);
         let strict = cells_box::<T, D>(&lo, &hi, s, o_norm, -1.0);
         let loose = cells_box::<T, D>(&lo, &hi, s, o_norm, 1.0);
         let got = objects.iter().find(|x| x.0 == *id);

@@ -29,8 +29,9 @@
 //!    `max(t₀, max over axes of gain)`, the first time all its keys are
 //!    active, so entries never decrease.
 //! 5. **Each object once, without memory.** An object is filed in a box of
-//!    cells (its range). The times at which every axis has an active key in
-//!    the range form one interval (an intersection of intervals), so the
+//!    cells (its range: the cells of its fat box, which contains its box, so
+//!    what follows holds for the box too). The times at which every axis has
+//!    an active key in the range form one interval (an intersection of intervals), so the
 //!    walk meets the range in one run of events, and the first event of the
 //!    run is recognised from the state alone: it is the start, or a gain of
 //!    the range's entry key along that axis (the key before it was outside
@@ -849,14 +850,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// cell keys of points near a query coordinate `q` are never misjudged:
     /// `16 ε (|b| + |q|) + ε s` (module notes).
     #[inline]
-    pub(super) fn margin(&self, b: T, q: T) -> T {
+    pub(super) fn rounding_margin(&self, b: T, q: T) -> T {
         let eps = T::epsilon();
         T::lit(16.0) * eps * (Float::abs(b) + Float::abs(q)) + eps * self.cell_size
     }
 
     /// Hands every object whose cells `ray` may cross at a time `≤ max_toi`
     /// to `visit`, once, with that time (its *entry*: the earliest time the
-    /// ray may be in one of the object's cells, in units of `ray.dir`), in
+    /// ray may be in one of the object's cells, those its fat box covers, in
+    /// units of `ray.dir`), in
     /// nondecreasing entry order (ties in no set order). `visit` returns the
     /// bound for the rest of the walk, usually the nearest hit found so far:
     /// the walk stops at the first entry later than it (return a negative
@@ -880,7 +882,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// use shape::{BoundingBox2, Ray};
     ///
     /// let b = |x0: f64, y0: f64, x1: f64, y1: f64| BoundingBox2::new(Point2::new(x0, y0), Point2::new(x1, y1));
-    /// let mut grid = Grid::new(1.0).unwrap();
+    /// // Margin 0: each object is filed by its own box (a fat box would make
+    /// // entries earlier, by up to the margin).
+    /// let mut grid = Grid::with_margin(1.0, 0.0).unwrap();
     /// grid.insert(0, b(5.0, -0.5, 6.0, 0.5)).unwrap();
     /// grid.insert(1, b(2.0, -0.5, 3.5, 0.5)).unwrap(); // spans two cells, handed out once
     /// grid.insert(2, b(2.0, 4.0, 3.0, 5.0)).unwrap(); // off the ray

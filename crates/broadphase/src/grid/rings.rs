@@ -24,7 +24,7 @@
 //!    takes only the two end cells of a row lying inside the ring's
 //!    interior).
 //! 4. **Each object once, without memory.** An object is filed in a box of
-//!    cells (its range) at Chebyshev distance `R` from `c`. The range meets
+//!    cells (its range: those of its fat box, which contains its box) at Chebyshev distance `R` from `c`. The range meets
 //!    the cube of radius `R` but not the one of radius `R − 1`, so its cells
 //!    in the cube of radius `R` all lie on ring `R`; the object is handed out
 //!    at the lowest of them, the cell `max(loᵢ, cᵢ − R)` along every axis,
@@ -176,7 +176,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             if up <= limit {
                 let b = self.boundary(up as i64);
                 let b = if Float::is_finite(b) {
-                    b - self.margin(b, p[j])
+                    b - self.rounding_margin(b, p[j])
                 } else {
                     b
                 };
@@ -186,7 +186,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             if down >= -limit {
                 let b = self.boundary(down as i64 + 1);
                 let b = if Float::is_finite(b) {
-                    b + self.margin(b, p[j])
+                    b + self.rounding_margin(b, p[j])
                 } else {
                     b
                 };
