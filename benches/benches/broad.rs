@@ -11,13 +11,26 @@
 //!
 //! Groups (the report generator parses these names):
 //! - `broad_update_{uniform,clustered}_f32` / `grid`, `bvh`: move every box a
-//!   little, then find all overlapping pairs. The grid is updated in place
-//!   (`update` per box, then `candidate_pairs`); the BVH gets
-//!   `insert_or_update_partially` per leaf (margin 0), `refit` and a
-//!   self-traversal (`traverse_bvtt_single_tree`, no change detection).
+//!   little (each copy is jittered by up to [`JITTER`] per axis), then find
+//!   all overlapping pairs. The grid is updated in place (`update` per box,
+//!   then `candidate_pairs`); the BVH gets `insert_or_update_partially` per
+//!   leaf (margin 0), `refit` and a self-traversal
+//!   (`traverse_bvtt_single_tree`, no change detection). The grid files each
+//!   box by a fat box (its default margin, a tenth of a cell, about 0.22
+//!   here) and keeps its set of fat-box pairs between frames: a box that
+//!   stays inside its fat box costs a box copy and a re-test of its pairs.
+//!   Motions this small (at most 0.2 between copies) never leave the fat
+//!   boxes once they are set, so this group shows the grid's best case:
+//!   only the filtering of the kept pairs by the new boxes is left.
+//! - `broad_update_uniform_far_f32` / `grid`, `bvh`: the uniform scenes, but
+//!   every box moves by [`FAR_MARGINS`] grid margins (in a direction of its
+//!   own) every frame, so every box leaves its fat box every frame: the
+//!   grid's worst case (re-filing everything and the full pass over every
+//!   cell, plus the filtering). The BVH does the same as above.
 //! - `broad_build_{uniform,clustered}_f32` / `grid`, `bvh`: build from scratch
-//!   and find all pairs (new grid + `insert` + `candidate_pairs` against
-//!   `Bvh::from_leaves` + traversal); the structure is dropped inside the timing.
+//!   and find all pairs (`Grid::from_boxes`, the bulk build, + `candidate_pairs`
+//!   against `Bvh::from_leaves` + traversal); the structure is dropped inside
+//!   the timing.
 //! - `broad_brute_f32` / `brute_force`, `grid`: the nC2 box tests against a grid
 //!   build + pairs at n = 100, 500, 1000, 4500.
 //!
@@ -54,6 +67,9 @@ const POSITION_SETS: usize = 4;
 /// Each box's jitter per copy, in `[-JITTER, JITTER]` per axis (a small box's
 /// side is 0.75..1.25).
 const JITTER: f64 = 0.1;
+/// How far each box moves every frame in `broad_update_uniform_far_f32`, in
+/// grid margins (per axis, either sign).
+const FAR_MARGINS: f64 = 4.0;
 /// Brute force checks the pair sets up to this size.
 const BRUTE_CHECK_LIMIT: usize = 10_000;
 
@@ -149,6 +165,12 @@ fn grid_pairs(boxes: &[BoundingBox2<f32>], cell_size: f32) -> Pairs {
     let mut pairs = Vec::new();
     grid.candidate_pairs(&mut pairs);
     pairs
+}
+
+fn boxes_with_ids(
+    boxes: &[BoundingBox2<f32>],
+) -> impl Iterator<Item = (u32, BoundingBox2<f32>)> + '_ {
+    boxes.iter().enumerate().map(|(i, b)| (i as u32, *b))
 }
 
 fn bvh_pairs(bvh: &Bvh, ws: &mut BvhWorkspace, pairs: &mut Pairs) {
@@ -265,6 +287,55 @@ fn scene(n: usize, layout: Layout, seed: u64) -> Scene {
     }
 }
 
+/// The scene with its copies moved so that consecutive copies (cyclically)
+/// differ by [`FAR_MARGINS`] grid margins along every axis for every box:
+/// copy `k` is copy `k` of `s` shifted by `±FAR_MARGINS · margin` per axis
+/// (signs drawn per box) on odd `k` only.
+fn far_scene(s: &Scene, seed: u64) -> Scene {
+    let margin = f64::from(
+        Grid::<f32, 2>::new(s.cell_size)
+            .expect("valid cell size")
+            .margin(),
+    );
+    let step = FAR_MARGINS * margin;
+    let mut rng = Rng::new(seed);
+    let n = s.boxes[0].len();
+    let dirs: Vec<[f64; 2]> = (0..n)
+        .map(|_| {
+            let mut sign = || if rng.range(0.0, 1.0) < 0.5 { -step } else { step };
+            [sign(), sign()]
+        })
+        .collect();
+    let boxes: Vec<Vec<BoundingBox2<f32>>> = s
+        .boxes
+        .iter()
+        .enumerate()
+        .map(|(k, set)| {
+            set.iter()
+                .zip(&dirs)
+                .map(|(b, d)| {
+                    let d = if k % 2 == 1 { *d } else { [0.0, 0.0] };
+                    let (dx, dy) = (d[0] as f32, d[1] as f32);
+                    BoundingBox2::new(
+                        Point2::new(b.min.x + dx, b.min.y + dy),
+                        Point2::new(b.max.x + dx, b.max.y + dy),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let aabbs = boxes
+        .iter()
+        .map(|set| set.iter().map(to_aabb).collect())
+        .collect();
+    Scene {
+        boxes,
+        aabbs,
+        cell_size: s.cell_size,
+        mean_overlaps: s.mean_overlaps,
+    }
+}
+
 /// Checks that the grid (built and updated), the BVH (built and updated) and,
 /// for small scenes, brute force agree on every position set.
 fn verify(label: &str, s: &Scene) {
@@ -295,6 +366,10 @@ fn verify(label: &str, s: &Scene) {
         check_same(&what, "grid", &g, "bvh", &p);
         let fresh = grid_pairs(&s.boxes[k], s.cell_size);
         check_same(&what, "grid (updated)", &g, "grid (built)", &fresh);
+        let bulk = Grid::from_boxes(s.cell_size, boxes_with_ids(&s.boxes[k])).expect("valid boxes");
+        let mut b = Vec::new();
+        bulk.candidate_pairs(&mut b);
+        check_same(&what, "grid (updated)", &g, "grid (bulk)", &b);
         let built = Bvh::from_leaves(BvhBuildStrategy::Binned, &s.aabbs[k]);
         bvh_pairs(&built, &mut ws, &mut p);
         check_same(&what, "grid", &g, "bvh (built)", &p);
@@ -338,8 +413,8 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     }
 }
 
-fn bench_update(c: &mut Criterion, layout: Layout, scenes: &[(usize, Scene)]) {
-    let mut group = c.benchmark_group(format!("broad_update_{}_f32", layout.name()));
+fn bench_update(c: &mut Criterion, name: &str, scenes: &[(usize, Scene)]) {
+    let mut group = c.benchmark_group(format!("broad_update_{name}_f32"));
     for (n, s) in scenes {
         let n = *n;
         configure(&mut group, n);
@@ -388,10 +463,8 @@ fn bench_build(c: &mut Criterion, layout: Layout, scenes: &[(usize, Scene)]) {
         let mut pairs: Pairs = Vec::with_capacity(2 * n);
         group.bench_function(BenchmarkId::new("grid", n), |b| {
             b.iter(|| {
-                let mut grid = Grid::new(s.cell_size).expect("valid cell size");
-                for (i, bx) in s.boxes[0].iter().enumerate() {
-                    grid.insert(i as u32, *bx).expect("valid box");
-                }
+                let grid =
+                    Grid::from_boxes(s.cell_size, boxes_with_ids(&s.boxes[0])).expect("valid boxes");
                 grid.candidate_pairs(&mut pairs);
                 black_box(pairs.len())
             });
@@ -447,8 +520,20 @@ fn benches(c: &mut Criterion) {
                 (n, s)
             })
             .collect();
-        bench_update(c, layout, &scenes);
+        bench_update(c, layout.name(), &scenes);
         bench_build(c, layout, &scenes);
+        if let Layout::Uniform = layout {
+            let far: Vec<(usize, Scene)> = scenes
+                .iter()
+                .enumerate()
+                .map(|(si, (n, s))| {
+                    let f = far_scene(s, 0x00FA_0000 + si as u64);
+                    verify("uniform far", &f);
+                    (*n, f)
+                })
+                .collect();
+            bench_update(c, "uniform_far", &far);
+        }
     }
     bench_brute(c);
 }

@@ -436,7 +436,9 @@ fn report(r: &Results, notes: &str) -> String {
             w,
             "| scene | N | grid | BVH | ratio | goal |\n|---|---|---|---|---|---|"
         );
-        for scene in ["uniform", "clustered"] {
+        // `uniform_far`: every object moves several fat-box margins a frame
+        // (the grid's worst case; update only).
+        for scene in ["uniform", "clustered", "uniform_far"] {
             let g = format!("broad_{what}_{scene}_f32");
             for n in params(r, &g, "grid") {
                 let (k, p) = (get(r, &g, "grid", &n), get(r, &g, "bvh", &n));

@@ -65,6 +65,10 @@ pub const MAX_CELLS_PER_OBJECT: u128 = 64;
 /// (module notes, "Move buffer").
 const INCREMENTAL_FRACTION: usize = 8;
 
+/// Empty cells are kept until there are more than this many and they are
+/// the majority (module notes, "Empty cells").
+const COMPACT_MIN: usize = 64;
+
 /// `validate` compares the fat pair set with brute force up to this many
 /// objects.
 const BRUTE_VALIDATE_LIMIT: usize = 512;
@@ -270,6 +274,8 @@ pub struct Grid<T: Real, const D: usize> {
     filings: Vec<Option<Filing<D>>>,
     oversize: Vec<u32>,
     len: usize,
+    /// Cells in `cells` that hold no id (kept to avoid hash churn).
+    empty_cells: usize,
     /// The fat pair set, the move buffer and the buffers of
     /// `candidate_pairs`, kept between calls so that a frame allocates nothing
     /// once warm (a lock because `candidate_pairs` takes `&self`).
@@ -298,6 +304,7 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
+            empty_cells: self.empty_cells,
             // The copy rebuilds its pair set on its first query.
             pairs: Mutex::new(PairState {
                 rebuild: true,
@@ -396,6 +403,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
+            empty_cells: 0,
             pairs: Mutex::new(PairState::default()),
             occupied_lo: core::array::from_fn(|_| AtomicI64::new(i64::MAX)),
             occupied_hi: core::array::from_fn(|_| AtomicI64::new(i64::MIN)),
@@ -406,6 +414,157 @@ impl<T: Real, const D: usize> Grid<T, D> {
     #[must_use]
     pub fn margin(&self) -> T {
         self.margin
+    }
+
+    /// A grid with cells of side `cell_size` (and the margin of
+    /// [`Grid::new`]) holding `boxes`, built in bulk: every cell membership
+    /// becomes one number `(cell code, id)`, the numbers are radix-sorted,
+    /// and each run of one cell becomes that cell, so a cell costs one hash
+    /// insert instead of one per membership (module notes, "Bulk build").
+    /// The result is the grid that inserting the boxes one by one gives.
+    ///
+    /// ```
+    /// use nalgebra::Point2;
+    /// use broadphase::Grid;
+    /// use shape::BoundingBox2;
+    ///
+    /// let b = |x0: f32, y0: f32, x1: f32, y1: f32| BoundingBox2::new(Point2::new(x0, y0), Point2::new(x1, y1));
+    /// let grid = Grid::from_boxes(1.0, [(0, b(0.0, 0.0, 1.0, 1.0)), (1, b(1.0, 0.5, 2.0, 1.5))]).unwrap();
+    /// let mut pairs = Vec::new();
+    /// grid.candidate_pairs(&mut pairs);
+    /// assert_eq!(pairs, vec![(0, 1)]);
+    /// grid.validate().unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Grid::new`] for the cell size; [`GridError::InvalidBounds`] or
+    /// [`GridError::DuplicateId`] as [`Grid::insert`] would give for the
+    /// first bad item.
+    pub fn from_boxes(
+        cell_size: T,
+        boxes: impl IntoIterator<Item = (u32, BoundingBox<T, D>)>,
+    ) -> Result<Self, GridError> {
+        let mut grid = Self::new(cell_size)?;
+        grid.bulk_insert(boxes)?;
+        Ok(grid)
+    }
+
+    /// Fills an empty grid with `items` (see [`Grid::from_boxes`]).
+    fn bulk_insert(
+        &mut self,
+        items: impl IntoIterator<Item = (u32, BoundingBox<T, D>)>,
+    ) -> Result<(), GridError> {
+        debug_assert!(self.is_empty() && self.cells.is_empty());
+        // 1. Boxes, fat boxes and cell ranges; oversize objects are filed at
+        //    once. `lo`, `hi`: the bounds of every range filed in cells.
+        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
+        let mut memberships = 0usize;
+        for (id, bounds) in items {
+            if !bounds.is_valid() {
+                return Err(GridError::InvalidBounds { id });
+            }
+            if self.filing(id).is_some() {
+                return Err(GridError::DuplicateId { id });
+            }
+            let i = id as usize;
+            if i >= self.filings.len() {
+                self.filings.resize(i + 1, None);
+                self.boxes.resize(i + 1, bounds);
+                self.fat.resize(i + 1, bounds);
+            }
+            let fat = self.fatten(&bounds);
+            let (flo, fhi) = (self.key(&fat.min), self.key(&fat.max));
+            let span = Self::span(&flo, &fhi);
+            let oversize_slot = if span > MAX_CELLS_PER_OBJECT {
+                self.oversize.push(id);
+                Some(self.oversize.len() - 1)
+            } else {
+                memberships += span as usize;
+                for k in 0..D {
+                    lo[k] = lo[k].min(flo[k]);
+                    hi[k] = hi[k].max(fhi[k]);
+                }
+                None
+            };
+            self.filings[i] = Some(Filing {
+                lo: flo,
+                hi: fhi,
+                oversize_slot,
+            });
+            self.boxes[i] = bounds;
+            self.fat[i] = fat;
+            self.len += 1;
+        }
+        let st = self.pairs.get_mut().unwrap_or_else(|e| e.into_inner());
+        st.flag.resize(self.filings.len().max(st.flag.len()), false);
+        st.rebuild = true;
+        if memberships == 0 {
+            return Ok(());
+        }
+        // 2. A cell's code: its offset in the box `lo..=hi`, axis 0 fastest.
+        //    When the box has more than 2³² cells the codes do not fit beside
+        //    the ids: file one by one instead.
+        let mut strides = [0u64; D];
+        let mut cells_in_box: u128 = 1;
+        for k in 0..D {
+            strides[k] = cells_in_box as u64;
+            cells_in_box *= (i128::from(hi[k]) - i128::from(lo[k]) + 1) as u128;
+            if cells_in_box > 1 << 32 {
+                for id in 0..self.filings.len() as u32 {
+                    if let Some(f) = self.filing(id).copied() {
+                        if f.oversize_slot.is_none() {
+                            for_each_cell(&f.lo, &f.hi, |c| self.enter_cell(c, id));
+                        }
+                    }
+                }
+                return Ok(());
+            }
+        }
+        // 3. One number per membership, radix-sorted: the runs are the cells,
+        //    in code order, each listing its ids in increasing order.
+        let mut codes: Vec<u64> = Vec::with_capacity(2 * memberships);
+        for (id, f) in self.filings.iter().enumerate() {
+            let Some(f) = f.filter(|f| f.oversize_slot.is_none()) else {
+                continue;
+            };
+            let id = id as u64;
+            for_each_cell(&f.lo, &f.hi, |c| {
+                let code = (0..D).fold(0u64, |sum, k| {
+                    sum + (c[k] - lo[k]) as u64 * strides[k]
+                });
+                codes.push((code << 32) | id);
+            });
+        }
+        let mut counts = Vec::new();
+        radix_sort_u64(&mut codes, memberships, &mut counts);
+        // 4. The cells.
+        let cells = 1 + codes.windows(2).filter(|w| w[0] >> 32 != w[1] >> 32).count();
+        self.cells.reserve(cells);
+        self.index.reserve(cells);
+        let mut start = 0;
+        while start < codes.len() {
+            let code = codes[start] >> 32;
+            let mut end = start + 1;
+            while end < codes.len() && codes[end] >> 32 == code {
+                end += 1;
+            }
+            let mut rest = code;
+            let key: Key<D> = core::array::from_fn(|k| {
+                let width = (hi[k] - lo[k] + 1) as u64;
+                let c = lo[k] + (rest % width) as i64;
+                rest /= width;
+                c
+            });
+            let mut ids = Ids::default();
+            for &c in &codes[start..end] {
+                ids.push(c as u32);
+            }
+            self.index.insert(key, self.cells.len() as u32);
+            self.cells.push(CellData { key, ids });
+            start = end;
+        }
+        self.tighten_occupied(&lo, &hi);
+        Ok(())
     }
 
     /// A cell size suited to these boxes: twice the median of their largest
@@ -598,6 +757,14 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
     }
 
+    /// The ids in cell `k`, or `None` if it holds none.
+    #[inline]
+    pub(crate) fn cell_ids(&self, k: &Key<D>) -> Option<&[u32]> {
+        let &at = self.index.get(k)?;
+        let ids = self.cells[at as usize].ids.as_slice();
+        (!ids.is_empty()).then_some(ids)
+    }
+
     #[inline]
     fn enter_cell(&mut self, k: Key<D>, id: u32) {
         let cells = &mut self.cells;
@@ -610,8 +777,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
             });
             (cells.len() - 1) as u32
         });
-        self.cells[at as usize].ids.push(id);
-        if created {
+        let ids = &mut self.cells[at as usize].ids;
+        let was_empty = ids.len == 0;
+        ids.push(id);
+        if was_empty {
+            if !created {
+                self.empty_cells -= 1;
+            }
+            // A new cell, or a kept empty one, possibly outside the occupied
+            // box (which a full pass tightens to the non-empty cells).
             for (i, &x) in k.iter().enumerate() {
                 let lo = self.occupied_lo[i].get_mut();
                 *lo = (*lo).min(x);
@@ -626,7 +800,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// occupied cells' exact bounds).
     #[inline]
     fn occupied(&self) -> Option<(Key<D>, Key<D>)> {
-        if self.cells.is_empty() {
+        if self.cells.len() == self.empty_cells {
             return None;
         }
         let lo: Key<D> = core::array::from_fn(|i| self.occupied_lo[i].load(Ordering::Relaxed));
@@ -647,18 +821,29 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return;
         };
         let cell = &mut self.cells[at as usize];
-        cell.ids.remove(id);
-        if cell.ids.len == 0 {
-            // Drop the empty cell; the last cell takes its place.
-            self.index.remove(&k);
-            self.cells.swap_remove(at as usize);
-            if let Some(moved) = self.cells.get(at as usize) {
-                self.index.insert(moved.key, at);
-            }
-            if self.cells.is_empty() {
+        if cell.ids.remove(id) && cell.ids.len == 0 {
+            // The empty cell is kept (objects tend to come back: no hash
+            // churn) until empty cells are the majority.
+            self.empty_cells += 1;
+            if self.empty_cells == self.cells.len() {
                 self.tighten_occupied(&[i64::MAX; D], &[i64::MIN; D]);
             }
+            if self.empty_cells > COMPACT_MIN && 2 * self.empty_cells > self.cells.len() {
+                self.compact();
+            }
         }
+    }
+
+    /// Drops the empty cells and rebuilds the index (which also clears the
+    /// hash table of deleted entries). Linear in the cells; called when more
+    /// than half are empty, so its cost is constant per emptied cell.
+    fn compact(&mut self) {
+        self.cells.retain(|c| c.ids.len > 0);
+        self.index.clear();
+        for (at, c) in self.cells.iter().enumerate() {
+            self.index.insert(c.key, at as u32);
+        }
+        self.empty_cells = 0;
     }
 
     /// Takes `id` out of its cells (or the oversize list).
@@ -895,11 +1080,14 @@ impl<T: Real, const D: usize> Grid<T, D> {
         // looking both objects up for every pair.
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
         for cell in cells {
+            let ids = cell.ids.as_slice();
+            if ids.is_empty() {
+                continue;
+            }
             for i in 0..D {
                 lo[i] = lo[i].min(cell.key[i]);
                 hi[i] = hi[i].max(cell.key[i]);
             }
-            let ids = cell.ids.as_slice();
             if ids.len() < 2 {
                 continue;
             }
@@ -1068,7 +1256,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     pub fn stats(&self) -> GridStats {
         GridStats {
             objects: self.len,
-            cells: self.cells.len(),
+            cells: self.cells.len() - self.empty_cells,
             oversize: self.oversize.len(),
             max_per_cell: self
                 .cells
@@ -1082,8 +1270,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
     /// Checks the grid's invariants: every fat box contains its tight box,
     /// every object is in exactly the cells its fat box covers (or in the
-    /// oversize list, and in no cell), every cell is non-empty, indexed under
-    /// its key, and lists only objects that cover it, the counts agree, and
+    /// oversize list, and in no cell), every cell is indexed under its key
+    /// and lists only objects that cover it, the counts (of empty cells too)
+    /// agree, and
     /// the persistent fat pair set is correct for every object that has not
     /// moved since the last [`candidate_pairs`](Self::candidate_pairs).
     ///
@@ -1154,6 +1343,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             ));
         }
         let mut memberships: u128 = 0;
+        let mut empty = 0;
         for (at, cell) in self.cells.iter().enumerate() {
             let k = &cell.key;
             if self.index.get(k) != Some(&(at as u32)) {
@@ -1161,7 +1351,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
             }
             let ids = cell.ids.as_slice();
             if ids.is_empty() {
-                return fail(format!("cell {k:?} is empty but stored"));
+                empty += 1;
+                continue;
             }
             if self
                 .occupied()
@@ -1184,6 +1375,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 }
             }
             memberships += ids.len() as u128;
+        }
+        if empty != self.empty_cells {
+            return fail(format!(
+                "{empty} empty cells, but {} counted",
+                self.empty_cells
+            ));
         }
         if memberships != expected_memberships {
             return fail(format!(
@@ -1298,10 +1495,8 @@ fn for_each_cell<const D: usize>(lo: &Key<D>, hi: &Key<D>, mut f: impl FnMut(Key
 }
 
 /// Sorts pairs of ids by (first, second). Small inputs use the standard sort;
-/// large ones a least-significant-digit radix sort on the packed 64-bit key,
-/// 16 bits a pass, with passes whose digit is zero for every id skipped
-/// (ids below 2¹⁶ need two passes). Linear time; `scratch` is reused between
-/// calls.
+/// large ones [`radix_sort_u64`] on the packed key `first · 2³² + second`.
+/// Linear time; `scratch` and `counts` are reused between calls.
 fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>, counts: &mut Vec<usize>) {
     let n = pairs.len();
     // Below this, clearing the 2¹⁶ counters costs more than comparing.
@@ -1309,19 +1504,32 @@ fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>, counts: &m
         pairs.sort_unstable();
         return;
     }
-    let max_id = pairs.iter().map(|&(a, b)| a.max(b)).max().unwrap_or(0);
-    let high_digits = max_id > 0xffff;
     scratch.clear();
     scratch.extend(
         pairs
             .iter()
             .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
     );
-    scratch.resize(2 * n, 0);
-    let (mut src, mut dst) = scratch.split_at_mut(n);
+    radix_sort_u64(scratch, n, counts);
+    for (p, &k) in pairs.iter_mut().zip(scratch.iter()) {
+        *p = ((k >> 32) as u32, k as u32);
+    }
+}
+
+/// Sorts the first `n` numbers of `keys` by a least-significant-digit radix
+/// sort, 16 bits a pass, skipping the passes whose digit is zero in every key
+/// (their order is already that pass's order): ids below 2¹⁶ packed in pairs
+/// need two passes. `keys` is used as the double buffer (it grows to `2n`);
+/// the sorted numbers end in `keys[..n]`.
+fn radix_sort_u64(keys: &mut Vec<u64>, n: usize, counts: &mut Vec<usize>) {
+    keys.truncate(n);
+    let used = keys.iter().fold(0u64, |m, &k| m | k);
+    keys.resize(2 * n, 0);
+    let (mut src, mut dst) = keys.split_at_mut(n);
     counts.resize(1 << 16, 0);
+    let mut swapped = false;
     for shift in [0u32, 16, 32, 48] {
-        if !high_digits && (shift == 16 || shift == 48) {
+        if (used >> shift) & 0xffff == 0 {
             continue;
         }
         counts.iter_mut().for_each(|c| *c = 0);
@@ -1340,10 +1548,13 @@ fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>, counts: &m
             counts[d] += 1;
         }
         core::mem::swap(&mut src, &mut dst);
+        swapped = !swapped;
     }
-    for (p, &k) in pairs.iter_mut().zip(src.iter()) {
-        *p = ((k >> 32) as u32, k as u32);
+    if swapped {
+        // The result is in the second half.
+        keys.copy_within(n..2 * n, 0);
     }
+    keys.truncate(n);
 }
 
 #[cfg(test)]

@@ -461,9 +461,8 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         let mut k = lo;
         loop {
             stats.steps += 1;
-            if let Some(&at) = self.grid.index.get(&k) {
+            if let Some(ids) = self.grid.cell_ids(&k) {
                 stats.cells += 1;
-                let ids = self.grid.cells[at as usize].ids.as_slice();
                 *bound = sink.cell(self, &k, ids, entry, axis, active, *bound);
                 if entry > *bound {
                     return false;
@@ -815,6 +814,9 @@ impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D>
         let mut list: Vec<(T, Key<D>)> = Vec::new();
         for cell in &walk.grid.cells {
             stats.steps += 1;
+            if cell.ids.len == 0 {
+                continue;
+            }
             if let Some((enter, exit)) = walk.span(&cell.key, &cell.key) {
                 let entry = Float::max(enter, t0);
                 if entry >= from && entry <= exit && entry <= bound {

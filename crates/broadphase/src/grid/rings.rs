@@ -209,11 +209,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
         visit: &mut impl FnMut(u32, T) -> T,
         stats: &mut WalkStats,
     ) {
-        let Some(&at) = self.index.get(key) else {
+        let Some(ids) = self.cell_ids(key) else {
             return;
         };
         stats.cells += 1;
-        for &id in self.cells[at as usize].ids.as_slice() {
+        for &id in ids {
             let Some(Some(f)) = self.filings.get(id as usize) else {
                 continue;
             };
