@@ -1003,21 +1003,53 @@ impl<T: Real, const D: usize> Grid<T, D> {
         fat.clear();
         let bounds = self.cell_pairs(fat, local);
         for &o in &self.oversize {
-            let big = &self.fat[o as usize];
-            for (id, (f, b)) in self.filings.iter().zip(&self.fat).enumerate() {
-                let id = id as u32;
-                let Some(f) = f else { continue };
-                // Two oversize objects: report from the smaller id only.
-                if id == o || (f.oversize_slot.is_some() && id < o) {
-                    continue;
-                }
-                if big.intersects(b) {
-                    fat.push(if o < id { (o, id) } else { (id, o) });
-                }
-            }
+            // Two oversize objects: report from the smaller id only.
+            let skip = |b: u32| b < o && self.filing(b).is_some_and(|f| f.oversize_slot.is_some());
+            self.oversize_pairs(o, skip, fat);
         }
         radix_sort_pairs(fat, keys, counts);
         bounds
+    }
+
+    /// Pushes the fat pairs of oversize object `o` with every object `b`
+    /// but `o` and those `skip(b)` refuses, each once: the other oversize
+    /// objects by box; the filed ones through the cells of `o`'s range when
+    /// it has no more cells than the grid (reported from the owning cell, as
+    /// in the cell pass: `max(lo_o, lo_b)` lies in both ranges), else by a
+    /// scan of every object.
+    fn oversize_pairs(&self, o: u32, skip: impl Fn(u32) -> bool, out: &mut Vec<(u32, u32)>) {
+        let Some(fo) = self.filing(o).copied() else {
+            return;
+        };
+        let big = &self.fat[o as usize];
+        let pair = |b: u32| if o < b { (o, b) } else { (b, o) };
+        for &b in &self.oversize {
+            if b != o && !skip(b) && big.intersects(&self.fat[b as usize]) {
+                out.push(pair(b));
+            }
+        }
+        if Self::span(&fo.lo, &fo.hi) <= self.cells.len() as u128 {
+            for_each_cell(&fo.lo, &fo.hi, |k| {
+                let Some(ids) = self.cell_ids(&k) else {
+                    return;
+                };
+                for &b in ids {
+                    if !skip(b)
+                        && Self::owns(&k, &fo.lo, &self.low(b))
+                        && big.intersects(&self.fat[b as usize])
+                    {
+                        out.push(pair(b));
+                    }
+                }
+            });
+        } else {
+            for (b, (f, fb)) in self.filings.iter().zip(&self.fat).enumerate() {
+                let b = b as u32;
+                if f.is_some_and(|f| f.oversize_slot.is_none()) && !skip(b) && big.intersects(fb) {
+                    out.push(pair(b));
+                }
+            }
+        }
     }
 
     /// Pushes the fat pairs found in the cells (each once, by the owning
@@ -1150,12 +1182,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let skip = |b: u32| b == a || (b < a && flag.get(b as usize).copied().unwrap_or(false));
         let pair = |b: u32| if a < b { (a, b) } else { (b, a) };
         if fa.oversize_slot.is_some() {
-            for (b, (f, fb)) in self.filings.iter().zip(&self.fat).enumerate() {
-                let b = b as u32;
-                if f.is_some() && !skip(b) && boxa.intersects(fb) {
-                    out.push(pair(b));
-                }
-            }
+            self.oversize_pairs(a, skip, out);
             return;
         }
         for_each_cell(&fa.lo, &fa.hi, |k| {
