@@ -535,8 +535,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 codes.push((code << 32) | id);
             });
         }
-        let mut counts = Vec::new();
-        radix_sort_u64(&mut codes, memberships, &mut counts);
+        if memberships < 1 << 13 {
+            // Below this, clearing the 2¹⁶ counters costs more than comparing.
+            codes.sort_unstable();
+        } else {
+            radix_sort_u64(&mut codes, memberships, &mut Vec::new());
+        }
         // 4. The cells.
         let cells = 1 + codes.windows(2).filter(|w| w[0] >> 32 != w[1] >> 32).count();
         self.cells.reserve(cells);

@@ -295,3 +295,286 @@ fn seed_003_clusters() {
     // The within-cell pair tests the grid makes: Σ over cells of k(k-1)/2.
     assert!(s.max_per_cell <= 50 && s.oversize == 0);
 }
+
+// ---------------------------------------------------------------------------
+// Fat boxes, the persistent pair set and the move buffer.
+
+/// One frame of a fat-box sequence.
+#[derive(Debug, Clone)]
+enum Step<const D: usize> {
+    /// Moves object `k` by `d` (small: inside the margin, or large).
+    Move(usize, [f64; D]),
+    Insert(([f64; D], [f64; D])),
+    Remove(usize),
+    /// Moves every object by its own offset, scaled by the factor.
+    MoveAll(f64),
+    /// Asks for the pairs (and checks them).
+    Query,
+}
+
+fn steps<const D: usize>() -> impl Strategy<Value = Vec<Step<D>>> {
+    let step = prop_oneof![
+        6 => (any::<usize>(), prop::array::uniform(-0.05f64..0.05)).prop_map(|(i, d)| Step::Move(i, d)),
+        3 => (any::<usize>(), prop::array::uniform(-6.0f64..6.0)).prop_map(|(i, d)| Step::Move(i, d)),
+        2 => one_box::<D>().prop_map(Step::Insert),
+        1 => any::<usize>().prop_map(Step::Remove),
+        1 => (0.0f64..3.0).prop_map(Step::MoveAll),
+        3 => Just(Step::Query),
+    ];
+    prop::collection::vec(step, 1..80)
+}
+
+/// Random insert / small and large moves / remove sequences, queried now and
+/// then: the pairs equal brute force over the tight boxes and `validate()`
+/// holds before and after every query, for margins 0, the default and
+/// random ones.
+fn fat_prop<T: Real, const D: usize>(
+    start: Vec<([f64; D], [f64; D])>,
+    steps: Vec<Step<D>>,
+    cell: f64,
+    margin: Option<f64>,
+) -> Result<(), TestCaseError> {
+    let mut grid = match margin {
+        Some(m) => Grid::<T, D>::with_margin(T::lit(cell), T::lit(m)).unwrap(),
+        None => Grid::<T, D>::new(T::lit(cell)).unwrap(),
+    };
+    let mut model: Vec<Option<BoundingBox<T, D>>> = Vec::new();
+    for b in &start {
+        grid.insert(model.len() as u32, to_box(b)).unwrap();
+        model.push(Some(to_box(b)));
+    }
+    let live = |m: &[Option<BoundingBox<T, D>>]| -> Vec<usize> {
+        (0..m.len()).filter(|&i| m[i].is_some()).collect()
+    };
+    let check = |grid: &Grid<T, D>, model: &[Option<BoundingBox<T, D>>]| {
+        grid.validate()
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut want = Vec::new();
+        for a in 0..model.len() {
+            for b in a + 1..model.len() {
+                if let (Some(x), Some(y)) = (&model[a], &model[b]) {
+                    if x.intersects(y) {
+                        want.push((a as u32, b as u32));
+                    }
+                }
+            }
+        }
+        let mut got = Vec::new();
+        grid.candidate_pairs(&mut got);
+        prop_assert_eq!(got, want);
+        grid.validate()
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        Ok(())
+    };
+    let mut steps = steps;
+    steps.push(Step::Query);
+    for step in steps {
+        match step {
+            Step::Move(k, d) => {
+                let ids = live(&model);
+                if let Some(&id) = ids.get(k % ids.len().max(1)) {
+                    let v = nalgebra::SVector::<T, D>::from(d.map(T::lit));
+                    let moved = model[id].unwrap().translated(&v);
+                    grid.update(id as u32, moved).unwrap();
+                    model[id] = Some(moved);
+                }
+            }
+            Step::Insert(b) => {
+                grid.insert(model.len() as u32, to_box(&b)).unwrap();
+                model.push(Some(to_box(&b)));
+            }
+            Step::Remove(k) => {
+                let ids = live(&model);
+                if let Some(&id) = ids.get(k % ids.len().max(1)) {
+                    grid.remove(id as u32).unwrap();
+                    model[id] = None;
+                }
+            }
+            Step::MoveAll(f) => {
+                for id in live(&model) {
+                    let s = T::lit(f * ((id % 7) as f64 - 3.0) / 3.0);
+                    let v = nalgebra::SVector::<T, D>::from_element(s);
+                    let moved = model[id].unwrap().translated(&v);
+                    grid.update(id as u32, moved).unwrap();
+                    model[id] = Some(moved);
+                }
+            }
+            Step::Query => check(&grid, &model)?,
+        }
+    }
+    // The bulk build of the same boxes gives the same pairs.
+    let items = live(&model)
+        .into_iter()
+        .map(|i| (i as u32, model[i].unwrap()));
+    let bulk = Grid::<T, D>::from_boxes(T::lit(cell), items).unwrap();
+    check(&bulk, &model)?;
+    Ok(())
+}
+
+fn margin() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(0.0)),
+        (0.0f64..2.0).prop_map(Some),
+        (10.0f64..1e3).prop_map(Some),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: shape::testing::cases(96), ..ProptestConfig::default() })]
+    #[test]
+    fn fat_2d_f32(s in boxes::<2>(40), o in steps::<2>(), c in cell(), m in margin()) { fat_prop::<f32, 2>(s, o, c, m)?; }
+    #[test]
+    fn fat_2d_f64(s in boxes::<2>(40), o in steps::<2>(), c in cell(), m in margin()) { fat_prop::<f64, 2>(s, o, c, m)?; }
+    #[test]
+    fn fat_3d_f32(s in boxes::<3>(30), o in steps::<3>(), c in cell(), m in margin()) { fat_prop::<f32, 3>(s, o, c, m)?; }
+    #[test]
+    fn fat_3d_f64(s in boxes::<3>(30), o in steps::<3>(), c in cell(), m in margin()) { fat_prop::<f64, 3>(s, o, c, m)?; }
+}
+
+fn bad_margins<T: Real>() {
+    let one = T::one();
+    for m in [-one, T::nan(), T::infinity(), T::neg_infinity()] {
+        assert!(
+            matches!(
+                Grid::<T, 2>::with_margin(one, m),
+                Err(GridError::InvalidMargin { .. })
+            ),
+            "margin {m:?}"
+        );
+    }
+    // The cell size is checked first.
+    assert_eq!(
+        Grid::<T, 2>::with_margin(T::nan(), -one).unwrap_err(),
+        GridError::NonFiniteCellSize
+    );
+    let g = Grid::<T, 3>::with_margin(one, T::zero()).unwrap();
+    assert_eq!(g.margin(), T::zero());
+    assert_eq!(Grid::<T, 2>::new(T::lit(2.0)).unwrap().margin(), T::lit(0.2));
+    // A kept margin survives a change of cell size; the default follows it.
+    let mut g = Grid::<T, 2>::with_margin(one, T::lit(0.5)).unwrap();
+    g.set_cell_size(T::lit(4.0)).unwrap();
+    assert_eq!(g.margin(), T::lit(0.5));
+    let mut g = Grid::<T, 2>::new(one).unwrap();
+    g.set_cell_size(T::lit(4.0)).unwrap();
+    assert_eq!(g.margin(), T::lit(0.4));
+}
+
+#[test]
+fn bad_margins_f32() {
+    bad_margins::<f32>();
+}
+
+#[test]
+fn bad_margins_f64() {
+    bad_margins::<f64>();
+}
+
+/// A box inside its fat box changes nothing but the box; one that leaves it
+/// gets a new fat box around its new box.
+#[test]
+fn fat_box_follows_large_moves() {
+    let b = |x: f64| to_box::<f64, 2>(&([x, 0.0], [x + 1.0, 1.0]));
+    let mut g = Grid::<f64, 2>::with_margin(2.0, 0.5).unwrap();
+    g.insert(0, b(0.0)).unwrap();
+    assert_eq!(g.fat_bounds(0), Some(&to_box(&([-0.5, -0.5], [1.5, 1.5]))));
+    g.update(0, b(0.25)).unwrap();
+    assert_eq!(g.bounds(0), Some(&b(0.25)));
+    assert_eq!(g.fat_bounds(0), Some(&to_box(&([-0.5, -0.5], [1.5, 1.5]))));
+    g.update(0, b(3.0)).unwrap();
+    assert_eq!(g.fat_bounds(0), Some(&to_box(&([2.5, -0.5], [4.5, 1.5]))));
+    // Fat boxes overlap but tight ones do not: no pair.
+    g.insert(1, b(4.25)).unwrap();
+    let mut pairs = Vec::new();
+    g.candidate_pairs(&mut pairs);
+    assert!(pairs.is_empty());
+    g.update(1, b(4.0)).unwrap(); // touching counts
+    g.candidate_pairs(&mut pairs);
+    assert_eq!(pairs, vec![(0, 1)]);
+    g.validate().unwrap();
+}
+
+/// A large scene (enough cells for the parallel pass under `rayon`): the
+/// pairs equal a sort-and-sweep reference, through the full pass and the
+/// incremental one, and the bulk build agrees.
+#[test]
+fn large_scene_matches_sweep() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let n = 20_000;
+    let mut boxes: Vec<BoundingBox<f64, 2>> = (0..n)
+        .map(|_| {
+            let (cx, cy) = (next() * 300.0, next() * 300.0);
+            let h = if next() < 0.05 { 6.0 } else { 0.6 };
+            to_box(&([cx - h, cy - h], [cx + h, cy + h]))
+        })
+        .collect();
+    let sweep = |bs: &[BoundingBox<f64, 2>]| {
+        let mut order: Vec<usize> = (0..bs.len()).collect();
+        order.sort_by(|&a, &b| bs[a].min.x.total_cmp(&bs[b].min.x));
+        let mut v = Vec::new();
+        for (k, &a) in order.iter().enumerate() {
+            for &b in &order[k + 1..] {
+                if bs[b].min.x > bs[a].max.x {
+                    break;
+                }
+                if bs[a].intersects(&bs[b]) {
+                    v.push((a.min(b) as u32, a.max(b) as u32));
+                }
+            }
+        }
+        v.sort_unstable();
+        v
+    };
+    let mut grid = Grid::<f64, 2>::new(2.0).unwrap();
+    for (i, b) in boxes.iter().enumerate() {
+        grid.insert(i as u32, *b).unwrap();
+    }
+    let mut got = Vec::new();
+    grid.candidate_pairs(&mut got);
+    assert_eq!(got, sweep(&boxes));
+    // A few move far (incremental pass), then all move far (full pass).
+    for round in 0..2 {
+        let every = if round == 0 { 97 } else { 1 };
+        for (i, b) in boxes.iter_mut().enumerate().filter(|(i, _)| i % every == 0) {
+            let d = nalgebra::Vector2::new(next() * 4.0 - 2.0, next() * 4.0 - 2.0);
+            *b = b.translated(&d);
+            grid.update(i as u32, *b).unwrap();
+        }
+        grid.candidate_pairs(&mut got);
+        assert_eq!(got, sweep(&boxes), "round {round}");
+        grid.validate().unwrap();
+    }
+    let bulk =
+        Grid::<f64, 2>::from_boxes(2.0, boxes.iter().enumerate().map(|(i, b)| (i as u32, *b)))
+            .unwrap();
+    let mut again = Vec::new();
+    bulk.candidate_pairs(&mut again);
+    assert_eq!(again, got);
+    bulk.validate().unwrap();
+}
+
+/// `from_boxes` refuses what `insert` refuses.
+#[test]
+fn bulk_build_errors() {
+    let ok = to_box::<f32, 2>(&([0.0, 0.0], [1.0, 1.0]));
+    let mut bad = ok;
+    bad.min[1] = f32::NAN;
+    assert_eq!(
+        Grid::from_boxes(1.0, [(0, ok), (3, bad)]).unwrap_err(),
+        GridError::InvalidBounds { id: 3 }
+    );
+    assert_eq!(
+        Grid::from_boxes(1.0, [(0, ok), (0, ok)]).unwrap_err(),
+        GridError::DuplicateId { id: 0 }
+    );
+    assert!(Grid::<f32, 2>::from_boxes(0.0, [(0, ok)]).is_err());
+    let empty = Grid::<f32, 2>::from_boxes(1.0, []).unwrap();
+    assert!(empty.is_empty());
+    empty.validate().unwrap();
+}
