@@ -302,7 +302,13 @@ fn far_scene(s: &Scene, seed: u64) -> Scene {
     let n = s.boxes[0].len();
     let dirs: Vec<[f64; 2]> = (0..n)
         .map(|_| {
-            let mut sign = || if rng.range(0.0, 1.0) < 0.5 { -step } else { step };
+            let mut sign = || {
+                if rng.range(0.0, 1.0) < 0.5 {
+                    -step
+                } else {
+                    step
+                }
+            };
             [sign(), sign()]
         })
         .collect();
@@ -463,8 +469,8 @@ fn bench_build(c: &mut Criterion, layout: Layout, scenes: &[(usize, Scene)]) {
         let mut pairs: Pairs = Vec::with_capacity(2 * n);
         group.bench_function(BenchmarkId::new("grid", n), |b| {
             b.iter(|| {
-                let grid =
-                    Grid::from_boxes(s.cell_size, boxes_with_ids(&s.boxes[0])).expect("valid boxes");
+                let grid = Grid::from_boxes(s.cell_size, boxes_with_ids(&s.boxes[0]))
+                    .expect("valid boxes");
                 grid.candidate_pairs(&mut pairs);
                 black_box(pairs.len())
             });

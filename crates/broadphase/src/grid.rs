@@ -1,33 +1,75 @@
-//! A sparse uniform grid over unbounded space, in 2D or 3D.
+//! A sparse uniform grid over unbounded space, in 2D or 3D, with a
+//! persistent set of candidate pairs.
 //!
-//! Each object's bounding box is stored in every cell it covers; two objects can
-//! only overlap if they share a cell, so only pairs within a cell are tested.
+//! Each object is filed by a *fat box* (its bounding box enlarged by a margin)
+//! in every cell the fat box covers; two objects can only overlap if they
+//! share a cell, so only pairs within a cell are tested. The grid keeps the
+//! set of pairs whose fat boxes overlap from frame to frame and answers
+//! [`Grid::candidate_pairs`] by filtering it with the tight boxes.
 //!
 //! Design:
 //! - **Cell keys.** Cell `i` along an axis covers `[i·s, (i+1)·s)`;
-//!   `i = floor(x / s)`, computed in floating point and saturated to `±2⁶²` before
-//!   conversion, so huge, negative or infinite-after-scaling coordinates never
-//!   overflow or panic (far-off objects share the outermost cells: still correct,
-//!   only slower). Cells live in a hash map keyed by the integer coordinates, so
-//!   space is unbounded and only occupied cells cost memory.
-//! - **Large objects.** An object covering more than [`MAX_CELLS_PER_OBJECT`]
-//!   cells is kept in an *oversize list* instead, and tested by box against every
-//!   object: memory stays proportional to the object count, and time to
-//!   `oversize × objects`, which is small when few objects are huge (a level, a
-//!   trigger zone).
-//! - **Incremental updates.** An object that moves within the same cells costs
-//!   one box copy; one that changes cells touches only the cells it left and
-//!   entered.
-//! - **Each pair once.** A pair that shares several cells is reported only from
-//!   the cell holding the lowest corner of the intersection of the two boxes, a
-//!   point that lies in both boxes and hence in a cell both occupy. Its cell is
-//!   `max(lowest cell of a, lowest cell of b)` per axis (the floor is monotonic),
-//!   so the test is integer comparisons. No set of seen pairs is needed. The
-//!   result is radix-sorted, so the order is deterministic.
+//!   `i = floor(x / s)`, computed in floating point and saturated to `±2⁶²`
+//!   before conversion, so huge, negative or infinite-after-scaling
+//!   coordinates never overflow or panic (far-off objects share the outermost
+//!   cells: still correct, only slower). Cells live in a hash map keyed by the
+//!   integer coordinates, so space is unbounded and only occupied cells cost
+//!   memory.
+//! - **Fat boxes** (Box2D v3's enlarged AABBs, Catto 2024). An object's fat box
+//!   is its box grown by the margin `m` on every side (clamped to the finite
+//!   numbers; rounding is monotonic, so it always contains the box). `update`
+//!   with a box still inside the fat box stores the box and does nothing
+//!   else; otherwise the fat box is rebuilt around the new box, the object is
+//!   re-filed (only the cells left and entered are touched) and put in the
+//!   *move buffer*. Insertions and removals go in the move buffer too.
+//! - **The pair set.** A sorted list of every pair `(a < b)` whose fat boxes
+//!   overlap. `candidate_pairs` brings it up to date, then keeps the pairs
+//!   whose tight boxes overlap, in order: since a fat box contains its box,
+//!   every overlapping pair is in the set, so the answer is exactly the
+//!   overlapping pairs, sorted, whatever the margin.
+//!   1. Few moved (at most one object in `INCREMENTAL_FRACTION` = 8): drop
+//!      every pair of a moved object, find each moved object's fat pairs by looking
+//!      in its cells (a pair of two moved objects from the smaller id only),
+//!      sort them (few) and merge them into the kept pairs.
+//!   2. Otherwise: the full cell pass below rebuilds the set.
+//! - **The margin.** [`Grid::new`] uses [`DEFAULT_MARGIN_FRACTION`] of the cell
+//!   size (a tenth); [`Grid::with_margin`] takes any finite `m ≥ 0` (`0` files
+//!   tight boxes: every change of a box is a move). Why a tenth: the cell size
+//!   is about twice a typical object, so a tenth of a cell is a fifth of an
+//!   object: it absorbs the per-frame motion of most game objects (a few
+//!   percent of their size), while a fat box grows by 40 % of a typical side,
+//!   which adds candidate pairs to filter (about 1.5–2× the overlapping ones
+//!   in the benchmark scenes) and memberships. Objects moving farther than
+//!   the margin every frame gain nothing and pay the filter (the
+//!   `broad_update_uniform_far_f32` benchmark measures that worst case).
+//! - **Large objects.** An object whose fat box covers more than
+//!   [`MAX_CELLS_PER_OBJECT`] cells is kept in an *oversize list* instead. It
+//!   pairs with the other oversize objects by box, and with filed objects
+//!   through the cells of its range when the range has fewer cells than the
+//!   grid (the owning-cell rule below keeps each pair once), else by a scan of
+//!   every object: memory stays proportional to the object count.
+//! - **Each pair once (full cell pass).** A pair that shares several cells is
+//!   reported only from the cell holding the lowest corner of the
+//!   intersection of the two fat boxes, a point that lies in both boxes and
+//!   hence in a cell both occupy. Its cell is `max(lowest cell of a, lowest
+//!   cell of b)` per axis (the floor is monotonic), so the test is integer
+//!   comparisons. No set of seen pairs is needed; the result is
+//!   radix-sorted, so the order is deterministic. With the `rayon` feature,
+//!   chunks of cells are scanned in parallel and the tight filter runs over
+//!   chunks of pairs in parallel; both concatenate in order, and the pass's
+//!   result is sorted, so the output is identical to the serial one.
+//! - **Bulk build.** [`Grid::from_boxes`] files every membership as one
+//!   64-bit number (the cell's offset in the box of occupied cells, then the
+//!   id), radix-sorts them, and makes each run one cell: one hash insert per
+//!   cell instead of one per membership, and cells laid out in space order.
+//! - **Empty cells** are kept (an object that leaves a cell often comes back
+//!   next frame: no hash-map churn) until they are more than
+//!   `COMPACT_MIN` = 64 and the majority, when the cells are compacted and the index rebuilt.
 //! - **Memory layout.** Cells live in one dense array (a hash map only maps a
-//!   key to its index), each holding up to four ids inline before spilling to the
-//!   heap; boxes and lowest cells live in dense arrays by id, so the pair loop
-//!   walks memory in order and touches 16–24 bytes per object.
+//!   key to its index), each holding up to four ids inline before spilling to
+//!   the heap; boxes, fat boxes and lowest cells live in dense arrays by id.
+//!   Every buffer of `candidate_pairs` is kept, so a warm serial frame
+//!   allocates nothing.
 //!
 //! Boxes are closed: touching boxes overlap.
 
@@ -529,9 +571,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             };
             let id = id as u64;
             for_each_cell(&f.lo, &f.hi, |c| {
-                let code = (0..D).fold(0u64, |sum, k| {
-                    sum + (c[k] - lo[k]) as u64 * strides[k]
-                });
+                let code = (0..D).fold(0u64, |sum, k| sum + (c[k] - lo[k]) as u64 * strides[k]);
                 codes.push((code << 32) | id);
             });
         }
@@ -542,7 +582,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
             radix_sort_u64(&mut codes, memberships, &mut Vec::new());
         }
         // 4. The cells.
-        let cells = 1 + codes.windows(2).filter(|w| w[0] >> 32 != w[1] >> 32).count();
+        let cells = 1 + codes
+            .windows(2)
+            .filter(|w| w[0] >> 32 != w[1] >> 32)
+            .count();
         self.cells.reserve(cells);
         self.index.reserve(cells);
         let mut start = 0;

@@ -450,7 +450,10 @@ fn bad_margins<T: Real>() {
     );
     let g = Grid::<T, 3>::with_margin(one, T::zero()).unwrap();
     assert_eq!(g.margin(), T::zero());
-    assert_eq!(Grid::<T, 2>::new(T::lit(2.0)).unwrap().margin(), T::lit(0.2));
+    assert_eq!(
+        Grid::<T, 2>::new(T::lit(2.0)).unwrap().margin(),
+        T::lit(0.2)
+    );
     // A kept margin survives a change of cell size; the default follows it.
     let mut g = Grid::<T, 2>::with_margin(one, T::lit(0.5)).unwrap();
     g.set_cell_size(T::lit(4.0)).unwrap();
