@@ -386,8 +386,8 @@ fn check_cell_size<T: Real>(cell_size: T) -> Result<(), GridError> {
 }
 
 fn check_margin<T: Real>(margin: T) -> Result<(), GridError> {
-    // `!(margin >= 0)` also refuses NaN.
-    if !Float::is_finite(margin) || !(margin >= T::zero()) {
+    // `is_limit` refuses NaN and negative numbers; finiteness refuses `+∞`.
+    if !Float::is_finite(margin) || !is_limit(margin) {
         return Err(GridError::InvalidMargin {
             value: margin.as_f64(),
         });

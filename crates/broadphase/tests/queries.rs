@@ -357,7 +357,7 @@ fn ray_walk_prop<T: Real, const D: usize>(
     for w in objects.windows(2) {
         prop_assert!(w[0].1 <= w[1].1, "entries decrease: {:?}", w);
     }
-    for (id, bx) in &b.live {
+    for (id, _) in &b.live {
         let (lo, hi) = range(&b.grid, *id);
         let strict = cells_box::<T, D>(&lo, &hi, s, o_norm, -1.0);
         let loose = cells_box::<T, D>(&lo, &hi, s, o_norm, 1.0);
