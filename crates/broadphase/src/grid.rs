@@ -1125,7 +1125,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return self.cells_pairs_serial(&self.cells, fat, local);
         }
         let chunk = self.cells.len().div_ceil(4 * rayon::current_num_threads());
-        let parts: Vec<(Vec<(u32, u32)>, Key<D>, Key<D>)> = self
+        /// One chunk's pairs and the bounds of its cells.
+        type Part<const D: usize> = (Vec<(u32, u32)>, Key<D>, Key<D>);
+        let parts: Vec<Part<D>> = self
             .cells
             .par_chunks(chunk)
             .map(|cells| {
