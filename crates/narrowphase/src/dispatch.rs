@@ -137,11 +137,17 @@ impl<T: Real> Dimension<T> for Dim2 {
     fn is_builtin_kind(kind: ShapeKind) -> bool {
         kind.index() < ShapeKind::BUILTIN_2D.len()
     }
-    /// An `Aabb` keeps only the translation, everything else the whole pose.
+    /// An `Aabb` keeps only the translation (times `1 + 0·re + 0·im`: itself
+    /// for a finite rotation, NaN otherwise), everything else the whole pose.
     #[inline]
     fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry2<T>) -> Isometry2<T> {
         if kind == ShapeKind::AABB {
-            Isometry2::from_parts(pose.translation, UnitComplex::identity())
+            let r = &pose.rotation;
+            let one = T::one() + (r.re * T::zero() + r.im * T::zero());
+            Isometry2::from_parts(
+                Translation2::from(pose.translation.vector * one),
+                UnitComplex::identity(),
+            )
         } else {
             *pose
         }

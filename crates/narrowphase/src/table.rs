@@ -73,7 +73,11 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     /// Whether `kind` is one of this dimension's built-in kinds.
     fn is_builtin_kind(kind: ShapeKind) -> bool;
     /// The pose a built-in kind's geometry is placed with (an axis-aligned
-    /// box keeps only the translation).
+    /// box keeps only the translation). What the pose drops must still spoil
+    /// the result when it is not finite: an axis-aligned box's translation is
+    /// multiplied by `1 + Σ 0·rotation`, exactly 1 for a finite rotation (so
+    /// the translation is kept bit for bit) and NaN otherwise, which the
+    /// table's range check on the relative pose then reports.
     fn builtin_effective_pose(kind: ShapeKind, pose: &Self::Pose) -> Self::Pose;
     /// The pose a user shape's geometry is placed with (asks the shape).
     fn effective_pose(s: &Self::Shape, pose: &Self::Pose) -> Self::Pose;
@@ -293,6 +297,13 @@ impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> UserKernels<T, D, Q> {
 /// slot, [`PairQuery::SLOT`]).
 pub const QUERY_SLOTS: usize = 8;
 
+/// Which pairs of kinds (indices below 16) have a user kernel for a query:
+/// bit `j` of row `i`.
+pub(crate) type UserPairs = [u16; 16];
+
+/// No pair has a user kernel.
+pub(crate) const NO_USER_PAIRS: UserPairs = [0; 16];
+
 /// The kernels users registered, per query slot; each slot holds a
 /// `UserKernels<T, D, Q>` for its query `Q`.
 type UserSlots = [Option<Arc<dyn Any + Send + Sync>>; QUERY_SLOTS];
@@ -308,6 +319,11 @@ pub struct Table<T: Real, D: Dimension<T>> {
     builtins: bool,
     /// Whether any slot holds a kernel (one test on the common path).
     any_user: bool,
+    /// Per query slot, which pairs of built-in kinds have a user kernel:
+    /// bit `j` of row `i` for the kinds of index `i` and `j` (built-in kinds
+    /// have indices below 16). Two built-in shapes whose bit is clear take the
+    /// built-in path without looking at the slot.
+    user_pairs: [UserPairs; QUERY_SLOTS],
     /// How many kernels were registered (for `Debug`).
     registered: usize,
     user: UserSlots,
@@ -319,6 +335,7 @@ impl<T: Real, D: Dimension<T>> Clone for Table<T, D> {
         Self {
             builtins: self.builtins,
             any_user: self.any_user,
+            user_pairs: self.user_pairs,
             registered: self.registered,
             user: self.user.clone(),
             dimension: core::marker::PhantomData,
@@ -343,6 +360,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         Self {
             builtins: true,
             any_user: false,
+            user_pairs: [NO_USER_PAIRS; QUERY_SLOTS],
             registered: 0,
             user: [const { None }; QUERY_SLOTS],
             dimension: core::marker::PhantomData,
@@ -433,6 +451,12 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         };
         if kernels.set(kind_a, kind_b, name, erased) {
             self.registered += 1;
+        }
+        let rows = &mut self.user_pairs[Q::SLOT];
+        let (i, j) = (kind_a.index(), kind_b.index());
+        if i < rows.len() && j < rows.len() {
+            rows[i] |= 1 << j;
+            rows[j] |= 1 << i;
         }
         self.user[Q::SLOT] = Some(Arc::new(kernels));
         self.any_user = true;
@@ -559,7 +583,8 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     ) -> Result<Q::Answer, DispatchError> {
         query_with::<T, D, Q>(
             self.builtins,
-            self.user_kernels::<Q>(),
+            &self.user_pairs[Q::SLOT],
+            || self.user_kernels::<Q>(),
             a,
             pose_a,
             b,
@@ -657,29 +682,54 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
 }
 
 /// [`Table::query`] given the table's parts: whether built-in kernels are on,
-/// and the user kernels for the query when there are any. The free functions
-/// call it with `(true, None)`: the built-in kernels and the fallbacks, with
-/// nothing to look up.
+/// which built-in pairs have user kernels, and the user kernels for the query
+/// (asked for only when needed). The free functions call it with
+/// `(true, &NO_USER_PAIRS, || None)`: the built-in kernels and the fallbacks,
+/// with nothing to look up.
+///
+/// Two built-in shapes with no user kernel for their pair (the common case)
+/// take [`builtin_pair`]: two calls through the vtables (`as_builtin`), a
+/// `match`, no downcast. Everything else goes to [`general`].
 #[inline]
-pub(crate) fn query_with<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
-    user: Option<&UserKernels<T, D, Q>>,
+    user_pairs: &UserPairs,
+    user: impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
     a: &D::Shape,
     pose_a: &D::Pose,
     b: &D::Shape,
     pose_b: &D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
-        return Err(DispatchError::NonFinitePose);
+    if let Err(e) = Q::check_args(&args) {
+        return Err(argument_error::<T, D>(pose_a, pose_b, e));
     }
-    Q::check_args(&args)?;
     let (ra, rb) = (D::builtin(a), D::builtin(b));
-    // The common case: two built-in shapes and no user kernel for the query.
-    if let (Some(x), Some(y), true, None) = (ra, rb, builtins, user) {
-        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+    if let (Some(x), Some(y), true) = (ra, rb, builtins) {
+        let (i, j) = (D::builtin_kind(x).index(), D::builtin_kind(y).index());
+        let user_pair =
+            i >= user_pairs.len() || j >= user_pairs.len() || (user_pairs[i] >> j) & 1 == 1;
+        if !user_pair {
+            return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+        }
     }
-    general::<T, D, Q>(builtins, user, (a, ra), pose_a, (b, rb), pose_b, args)
+    general::<T, D, Q>(builtins, user(), (a, ra), pose_a, (b, rb), pose_b, args)
+}
+
+/// The error for arguments the query refuses, unless a pose is not finite
+/// (which is reported first, as when the arguments are valid).
+#[cold]
+#[inline(never)]
+fn argument_error<T: Real, D: Dimension<T>>(
+    pose_a: &D::Pose,
+    pose_b: &D::Pose,
+    e: DispatchError,
+) -> DispatchError {
+    if pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b) {
+        e
+    } else {
+        DispatchError::NonFinitePose
+    }
 }
 
 /// One side of a query: the shape, its pose, and how its geometry is placed.
@@ -712,6 +762,10 @@ impl<T: Real, D: Dimension<T>> Side<'_, T, D> {
 /// `kernel` for the answer in A's frame (with the arguments localised), maps
 /// it to the world and flips it back when swapped. Relative poses out of the
 /// kernels' range go to the bounding boxes first.
+///
+/// The poses must have been found finite; [`builtin_pair`] is the same rule
+/// for two built-in shapes, with the finiteness check folded into the range
+/// check.
 #[inline]
 fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     first: Side<'_, T, D>,
@@ -732,8 +786,20 @@ fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
-/// Two built-in shapes through the built-in kernels.
-#[inline]
+/// Two built-in shapes through the built-in kernels: the mirror rule of
+/// [`answer_in_order`] written out for the hot path.
+///
+/// The poses are not checked one by one: a NaN or an infinity in either
+/// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
+/// of `m` is a sum of products of a number of A with one of B, and NaN
+/// spreads through sums and products, `∞·0` and `∞ − ∞` are NaN, and an
+/// infinity not cancelled stays one), so the range check on `m`, needed
+/// anyway, sends every non-finite pose to [`out_of_range`], which checks the
+/// poses and reports [`DispatchError::NonFinitePose`]. (The rotation an
+/// axis-aligned box drops is kept in its effective pose's translation as a
+/// factor `1 + 0·rotation`, exactly 1 unless the rotation is not finite: see
+/// [`Dimension::builtin_effective_pose`].)
+#[inline(always)]
 fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     (a, x): (&'s D::Shape, D::Builtin<'s>),
     pose_a: &'s D::Pose,
@@ -750,27 +816,54 @@ fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
                 == Ordering::Greater
         }
     };
-    let sa = Side {
-        shape: a,
-        pose: pose_a,
-        kind: kx,
-    };
-    let sb = Side {
-        shape: b,
-        pose: pose_b,
-        kind: ky,
-    };
-    let (first, second, f, s) = if swapped {
-        (sb, sa, y, x)
+    let (first, second) = if swapped {
+        ((b, y, pose_b, ky), (a, x, pose_a, kx))
     } else {
-        (sa, sb, x, y)
+        ((a, x, pose_a, kx), (b, y, pose_b, ky))
     };
-    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
-        Q::builtin(f, s, m, args).ok_or(DispatchError::Unsupported {
-            a: first.kind,
-            b: second.kind,
-        })
-    })
+    let frame = D::builtin_effective_pose(first.3, first.2);
+    let m = D::inv_mul(&frame, &D::builtin_effective_pose(second.3, second.2));
+    if !pose_in_range::<T, D>(&m) {
+        let first = Side {
+            shape: first.0,
+            pose: first.2,
+            kind: first.3,
+        };
+        let second = Side {
+            shape: second.0,
+            pose: second.2,
+            kind: second.3,
+        };
+        if let Some(answer) = out_of_range::<T, D, Q>(&m, first, second, &args)? {
+            return Ok(if swapped { Q::flipped(&answer) } else { answer });
+        }
+    }
+    match Q::builtin(first.1, second.1, &m, Q::local_args(args, &frame, swapped)) {
+        Some(local) => {
+            let world = Q::transformed(&local, &frame);
+            Ok(if swapped { Q::flipped(&world) } else { world })
+        }
+        None => Err(DispatchError::Unsupported {
+            a: first.3,
+            b: second.3,
+        }),
+    }
+}
+
+/// [`beyond_range`] for poses not yet checked: a pose with a NaN or an
+/// infinity is [`DispatchError::NonFinitePose`] first.
+#[cold]
+#[inline(never)]
+fn out_of_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    m: &D::Pose,
+    first: Side<'_, T, D>,
+    second: Side<'_, T, D>,
+    args: &Q::Args,
+) -> Result<Option<Q::Answer>, DispatchError> {
+    if !(pose_is_finite::<T, D>(first.pose) && pose_is_finite::<T, D>(second.pose)) {
+        return Err(DispatchError::NonFinitePose);
+    }
+    beyond_range::<T, D, Q>(m, first, second, args)
 }
 
 /// The answer for a relative pose `m` outside the kernels' range (a number
@@ -807,6 +900,9 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     pose_b: &'s D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
+    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
+        return Err(DispatchError::NonFinitePose);
+    }
     let (ka, kb) = (D::kind(a), D::kind(b));
     let sa = Side {
         shape: a,
@@ -875,16 +971,13 @@ fn address(s: &dyn Any) -> usize {
     (s as *const dyn Any).cast::<()>() as usize
 }
 
-/// Whether every number of the pose is finite: `Σ x·0` is `0` exactly when
-/// no `x` is NaN or infinite (`∞·0` is NaN, and NaN spreads through the sum),
-/// with no branch per number.
+/// Whether every number of the pose is finite, with no branch per number
+/// (`&` rather than `&&`; NaN compares false).
 #[inline]
 pub(crate) fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
-    let zero = D::pose_numbers(p)
-        .as_ref()
-        .iter()
-        .fold(T::zero(), |acc, x| acc + *x * T::zero());
-    zero == T::zero()
+    D::pose_numbers(p).as_ref().iter().fold(true, |ok, x| {
+        ok & (num_traits::Float::abs(*x) < T::infinity())
+    })
 }
 
 /// Whether every number of the pose is at most `√MAX` in magnitude (NaN is

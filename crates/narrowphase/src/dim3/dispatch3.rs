@@ -96,11 +96,18 @@ impl<T: Real> Dimension<T> for Dim3 {
     fn is_builtin_kind(kind: ShapeKind) -> bool {
         ShapeKind::BUILTIN_3D.contains(&kind)
     }
-    /// An `Aabb3` keeps only the translation.
+    /// An `Aabb3` keeps only the translation (times `1 + Σ 0·q`: itself for
+    /// a finite rotation, NaN otherwise).
     #[inline]
     fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry3<T>) -> Isometry3<T> {
         if kind == ShapeKind::AABB3 {
-            Isometry3::from_parts(pose.translation, UnitQuaternion::identity())
+            let q = pose.rotation.quaternion();
+            let z = T::zero();
+            let one = T::one() + ((q.w * z + q.i * z) + (q.j * z + q.k * z));
+            Isometry3::from_parts(
+                nalgebra::Translation3::from(pose.translation.vector * one),
+                UnitQuaternion::identity(),
+            )
         } else {
             *pose
         }
