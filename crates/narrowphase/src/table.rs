@@ -68,6 +68,13 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn builtin(s: &Self::Shape) -> Option<Self::Builtin<'_>>;
     /// A built-in shape's kind.
     fn builtin_kind(s: Self::Builtin<'_>) -> ShapeKind;
+    /// [`bounds_gap`](Self::bounds_gap) of two built-in shapes.
+    fn builtin_bounds_gap(
+        a: Self::Builtin<'_>,
+        pose_a: &Self::Pose,
+        b: Self::Builtin<'_>,
+        pose_b: &Self::Pose,
+    ) -> T;
     /// A built-in shape's address, for the canonical order.
     fn builtin_address(s: Self::Builtin<'_>) -> usize;
     /// Whether `kind` is one of this dimension's built-in kinds.
@@ -142,14 +149,23 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     /// relative pose is out of the kernels' range; `None` when the gap does not
     /// decide it.
     fn from_gap(gap: T, args: &Self::Args) -> Option<Self::Answer>;
-    /// The built-in kernel for two built-in shapes in canonical order (A's
-    /// kind at most B's), in A's frame; `None` for a pair without one.
+    /// The answer of the built-in kernel for two built-in shapes at their
+    /// poses, in the world frame, or `None` for a pair without one: a `match`
+    /// on the two shapes whose every arm calls [`builtin_in_order`] with the
+    /// pair's kernel and the shapes in canonical order (the arms for a pair
+    /// in the other order pass them swapped). `swapped` says that `x` and `y`
+    /// (of the same kind) were already swapped for the canonical order.
+    ///
+    /// # Errors
+    /// As [`builtin_in_order`].
     fn builtin(
-        a: D::Builtin<'_>,
-        b: D::Builtin<'_>,
-        b_in_a: &D::Pose,
+        x: D::Builtin<'_>,
+        pose_x: &D::Pose,
+        y: D::Builtin<'_>,
+        pose_y: &D::Pose,
+        swapped: bool,
         args: Self::Args,
-    ) -> Option<Self::Answer>;
+    ) -> Option<Result<Self::Answer, DispatchError>>;
     /// The generic fallback, in the world frame (arguments as given, poses as
     /// given); `None` when none applies.
     fn fallback(
@@ -710,7 +726,7 @@ pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         let user_pair =
             i >= user_pairs.len() || j >= user_pairs.len() || (user_pairs[i] >> j) & 1 == 1;
         if !user_pair {
-            return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+            return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
         }
     }
     general::<T, D, Q>(builtins, user(), (a, ra), pose_a, (b, rb), pose_b, args)
@@ -786,84 +802,104 @@ fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
-/// Two built-in shapes through the built-in kernels: the mirror rule of
-/// [`answer_in_order`] written out for the hot path.
-///
-/// The poses are not checked one by one: a NaN or an infinity in either
-/// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
-/// of `m` is a sum of products of a number of A with one of B, and NaN
-/// spreads through sums and products, `∞·0` and `∞ − ∞` are NaN, and an
-/// infinity not cancelled stays one), so the range check on `m`, needed
-/// anyway, sends every non-finite pose to [`out_of_range`], which checks the
-/// poses and reports [`DispatchError::NonFinitePose`]. (The rotation an
-/// axis-aligned box drops is kept in its effective pose's translation as a
-/// factor `1 + 0·rotation`, exactly 1 unless the rotation is not finite: see
-/// [`Dimension::builtin_effective_pose`].)
+/// Two built-in shapes through the built-in kernels: two shapes of the same
+/// kind are put in the canonical order here (by pose, then address), then
+/// [`PairQuery::builtin`]'s `match` picks the pair's arm, which knows the
+/// kinds and their order at compile time and calls [`builtin_in_order`].
 #[inline(always)]
-fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    (a, x): (&'s D::Shape, D::Builtin<'s>),
-    pose_a: &'s D::Pose,
-    (b, y): (&'s D::Shape, D::Builtin<'s>),
-    pose_b: &'s D::Pose,
+fn builtin_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    x: D::Builtin<'_>,
+    pose_x: &D::Pose,
+    y: D::Builtin<'_>,
+    pose_y: &D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
     let (kx, ky) = (D::builtin_kind(x), D::builtin_kind(y));
-    let swapped = match kx.cmp(&ky) {
-        Ordering::Less => false,
-        Ordering::Greater => true,
-        Ordering::Equal => {
-            canonical_order::<T, D>(pose_a, D::builtin_address(x), pose_b, D::builtin_address(y))
-                == Ordering::Greater
-        }
-    };
-    let (first, second) = if swapped {
-        ((b, y, pose_b, ky), (a, x, pose_a, kx))
+    let swapped = kx == ky
+        && canonical_order::<T, D>(pose_x, D::builtin_address(x), pose_y, D::builtin_address(y))
+            == Ordering::Greater;
+    let answer = if swapped {
+        Q::builtin(y, pose_y, x, pose_x, true, args)
     } else {
-        ((a, x, pose_a, kx), (b, y, pose_b, ky))
+        Q::builtin(x, pose_x, y, pose_y, false, args)
     };
-    let frame = D::builtin_effective_pose(first.3, first.2);
-    let m = D::inv_mul(&frame, &D::builtin_effective_pose(second.3, second.2));
+    answer.unwrap_or(Err(DispatchError::Unsupported {
+        a: kx.min(ky),
+        b: kx.max(ky),
+    }))
+}
+
+/// The mirror rule for two built-in shapes in canonical order (`swapped`
+/// when that is the reverse of the caller's), typed: B's effective pose in
+/// A's, `kernel` in A's frame, the answer mapped to the world and flipped
+/// back when swapped. Every arm of the register blocks' `match` calls it with
+/// its kinds known, so the effective poses and the order fold away.
+///
+/// The poses are not checked one by one: a NaN or an infinity in either
+/// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
+/// of `m` is a sum of products of a number of A with one of B; NaN spreads
+/// through sums and products, `∞·0` and `∞ − ∞` are NaN, and an infinity not
+/// cancelled stays one), so the range check on `m`, needed anyway, sends
+/// every non-finite pose to a cold path that checks the poses and reports
+/// [`DispatchError::NonFinitePose`]. (The rotation an axis-aligned box drops
+/// is kept in its effective pose's translation as a factor `1 + 0·rotation`,
+/// exactly 1 unless the rotation is not finite: see
+/// [`Dimension::builtin_effective_pose`].)
+///
+/// # Errors
+/// [`DispatchError::NonFinitePose`] for a pose with a NaN or an infinity, or
+/// a relative pose that overflows when the bounding boxes cannot decide.
+#[inline(always)]
+pub fn builtin_in_order<'s, T, D, Q, A, B>(
+    (x, a, pose_a): (D::Builtin<'s>, &A, &'s D::Pose),
+    (y, b, pose_b): (D::Builtin<'s>, &B, &'s D::Pose),
+    swapped: bool,
+    args: Q::Args,
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: ?Sized,
+    B: ?Sized,
+{
+    let (ka, kb) = (D::builtin_kind(x), D::builtin_kind(y));
+    let frame = D::builtin_effective_pose(ka, pose_a);
+    let m = D::inv_mul(&frame, &D::builtin_effective_pose(kb, pose_b));
     if !pose_in_range::<T, D>(&m) {
-        let first = Side {
-            shape: first.0,
-            pose: first.2,
-            kind: first.3,
-        };
-        let second = Side {
-            shape: second.0,
-            pose: second.2,
-            kind: second.3,
-        };
-        if let Some(answer) = out_of_range::<T, D, Q>(&m, first, second, &args)? {
+        if let Some(answer) = builtin_out_of_range::<T, D, Q>(&m, (x, pose_a), (y, pose_b), &args)?
+        {
             return Ok(if swapped { Q::flipped(&answer) } else { answer });
         }
     }
-    match Q::builtin(first.1, second.1, &m, Q::local_args(args, &frame, swapped)) {
-        Some(local) => {
-            let world = Q::transformed(&local, &frame);
-            Ok(if swapped { Q::flipped(&world) } else { world })
-        }
-        None => Err(DispatchError::Unsupported {
-            a: first.3,
-            b: second.3,
-        }),
-    }
+    let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
+    let world = Q::transformed(&local, &frame);
+    Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
-/// [`beyond_range`] for poses not yet checked: a pose with a NaN or an
-/// infinity is [`DispatchError::NonFinitePose`] first.
+/// [`beyond_range`] for two built-in shapes whose poses are not yet
+/// checked: a pose with a NaN or an infinity is
+/// [`DispatchError::NonFinitePose`] first.
 #[cold]
 #[inline(never)]
-fn out_of_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+fn builtin_out_of_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     m: &D::Pose,
-    first: Side<'_, T, D>,
-    second: Side<'_, T, D>,
+    (x, pose_x): (D::Builtin<'_>, &D::Pose),
+    (y, pose_y): (D::Builtin<'_>, &D::Pose),
     args: &Q::Args,
 ) -> Result<Option<Q::Answer>, DispatchError> {
-    if !(pose_is_finite::<T, D>(first.pose) && pose_is_finite::<T, D>(second.pose)) {
+    if !(pose_is_finite::<T, D>(pose_x) && pose_is_finite::<T, D>(pose_y)) {
         return Err(DispatchError::NonFinitePose);
     }
-    beyond_range::<T, D, Q>(m, first, second, args)
+    let gap = D::builtin_bounds_gap(x, pose_x, y, pose_y);
+    if let Some(answer) = Q::from_gap(gap, args) {
+        Ok(Some(answer))
+    } else if !pose_is_finite::<T, D>(m) {
+        Err(DispatchError::NonFinitePose)
+    } else {
+        Ok(None)
+    }
 }
 
 /// The answer for a relative pose `m` outside the kernels' range (a number
@@ -941,7 +977,7 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         }
     }
     if let (Some(x), Some(y), true) = (ra, rb, builtins) {
-        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+        return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
     }
     // A fallback, in a canonical order so that it is exactly symmetric. It
     // works in the world frame; the order alone is what makes it symmetric.
