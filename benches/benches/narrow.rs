@@ -271,6 +271,9 @@ type KasanariPair<T> = (
     Isometry2<T>,
 );
 
+/// A pair as a typed kernel takes it: the shapes by type and world poses.
+type TypedPair<'a, T, A, B> = (&'a A, Isometry2<T>, &'a B, Isometry2<T>);
+
 fn kasanari_pairs<T: Real>(specs: &[PairSpec]) -> Vec<KasanariPair<T>> {
     specs
         .iter()
@@ -587,7 +590,7 @@ fn dispatch_pair<T: Real, A: 'static, B: 'static>(
 ) {
     let table = DispatchTable::<T>::new();
     let boxed = kasanari_pairs::<T>(&specs_of(name));
-    let typed: Vec<(&A, Isometry2<T>, &B, Isometry2<T>)> = boxed
+    let typed: Vec<TypedPair<'_, T, A, B>> = boxed
         .iter()
         .map(|(a, pa, b, pb)| {
             let a = a.as_any().downcast_ref::<A>().unwrap();
@@ -675,12 +678,7 @@ fn dispatch_user<T: Real>(c: &mut Criterion, prec: &str) {
         disc_disc::<T>,
         disc_disc_contact::<T>,
     );
-    let pairs: Vec<(
-        Box<dyn Shape<T>>,
-        Isometry2<T>,
-        Box<dyn Shape<T>>,
-        Isometry2<T>,
-    )> = specs_of("circle_circle")
+    let pairs: Vec<KasanariPair<T>> = specs_of("circle_circle")
         .iter()
         .map(|s| {
             let (Spec::Circle(ra), Spec::Circle(rb)) = (&s.a, &s.b) else {
@@ -695,7 +693,7 @@ fn dispatch_user<T: Real>(c: &mut Criterion, prec: &str) {
             )
         })
         .collect();
-    let typed: Vec<(&Disc<T>, Isometry2<T>, &Disc<T>, Isometry2<T>)> = pairs
+    let typed: Vec<TypedPair<'_, T, Disc<T>, Disc<T>>> = pairs
         .iter()
         .map(|(a, pa, b, pb)| {
             let a = a.as_any().downcast_ref::<Disc<T>>().unwrap();

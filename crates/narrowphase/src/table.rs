@@ -10,13 +10,16 @@
 //! the world ([`PairQuery::transformed`]). [`Table::query`] answers any query
 //! for any pair, in one place:
 //!
-//! 1. both poses must be finite, and the query's arguments valid;
+//! 1. both poses must be finite, and the query's arguments valid (for two
+//!    built-in shapes the poses are checked through the range check of the
+//!    relative pose, see [`builtin_in_order`]);
 //! 2. a kernel the user registered for `(query, kind A, kind B)` answers first
 //!    (registered for `(A, B)`, it also serves `(B, A)`, mirrored);
 //! 3. two built-in shapes are answered by the built-in kernels of the
 //!    dimension's register block (`dispatch.rs`, `dim3/dispatch3.rs`): a
-//!    `match` on two [`ShapeRef`](shape::ShapeRef)s, no downcast, no indirect
-//!    call, no lock;
+//!    `match` on two [`ShapeRef`](shape::ShapeRef)s with an arm per pair and
+//!    order, no downcast, no indirect call, no lock (a table with user kernels
+//!    for other pairs finds that out from a bit matrix, not a lookup);
 //! 4. anything else goes to the query's generic fallback (separating axes,
 //!    GJK) or is [`DispatchError::Unsupported`], never a silent answer.
 //!
@@ -25,10 +28,11 @@
 //! The two shapes are put in a canonical order first (by kind; for the same
 //! kind, or a fallback, by pose and then address), the kernel runs in the first
 //! shape's frame, and the answer is mapped to the world and flipped back when
-//! the order was swapped. This happens in one private function
-//! (`answer_in_order`) alone, for every
-//! query and every route, so `query(a, b)` and `query(b, a)` agree exactly
-//! (bit for bit, up to the flip) for every query and pair.
+//! the order was swapped. This happens in two functions: the private
+//! `answer_in_order` (user kernels and fallbacks) and [`builtin_in_order`]
+//! (the register blocks' arms, with the kinds known at compile time), so
+//! `query(a, b)` and `query(b, a)` agree exactly (bit for bit, up to the flip)
+//! for every query and pair.
 //!
 //! # Adding a query
 //!
@@ -707,6 +711,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
 /// take [`builtin_pair`]: two calls through the vtables (`as_builtin`), a
 /// `match`, no downcast. Everything else goes to [`general`].
 #[inline]
+#[allow(clippy::too_many_arguments)] // the table's three parts, so that no table is needed
 pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
     user_pairs: &UserPairs,
