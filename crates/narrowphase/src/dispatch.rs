@@ -122,6 +122,10 @@ impl<T: Real> Dimension<T> for Dim2 {
         s.as_any()
     }
     #[inline]
+    fn kind_and_data(s: &dyn Shape<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    #[inline]
     fn builtin(s: &dyn Shape<T>) -> Option<ShapeRef<'_, T>> {
         s.as_builtin()
     }

@@ -68,6 +68,8 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn kind(s: &Self::Shape) -> ShapeKind;
     /// The shape's data for user kernels.
     fn as_any(s: &Self::Shape) -> &dyn Any;
+    /// The shape's kind and data, in one call through the vtable.
+    fn kind_and_data(s: &Self::Shape) -> (ShapeKind, &dyn Any);
     /// The built-in shape, by its type (one call through the vtable).
     fn builtin(s: &Self::Shape) -> Option<Self::Builtin<'_>>;
     /// A built-in shape's kind.
@@ -734,7 +736,58 @@ pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
             return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
         }
     }
-    general::<T, D, Q>(builtins, user(), (a, ra), pose_a, (b, rb), pose_b, args)
+    let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
+    let sa = Side {
+        shape: a,
+        pose: pose_a,
+        kind: ka,
+        data: da,
+    };
+    let sb = Side {
+        shape: b,
+        pose: pose_b,
+        kind: kb,
+        data: db,
+    };
+    if let Some(cell) = user().and_then(|u| u.get(ka, kb)) {
+        return user_pair::<T, D, Q>(cell, sa, sb, args);
+    }
+    general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
+}
+
+/// A pair with a user kernel: the mirror rule around the registered kernel,
+/// which downcasts the shapes' data.
+#[inline]
+fn user_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    cell: &UserCell<T, D, Q>,
+    sa: Side<'_, T, D>,
+    sb: Side<'_, T, D>,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    if !(pose_is_finite::<T, D>(sa.pose) && pose_is_finite::<T, D>(sb.pose)) {
+        return Err(DispatchError::NonFinitePose);
+    }
+    let swapped = if cell.mirrored {
+        true
+    } else if sa.kind != sb.kind {
+        false
+    } else {
+        same_kind_swapped(&sa, &sb)
+    };
+    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
+    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+        // The shape whose data is not of the registered type (the first
+        // when both could be at fault).
+        (cell.kernel)(first.data, second.data, m, args)
+            .ok_or(DispatchError::KindMismatch { kind: first.kind })
+    })
+}
+
+/// Whether two shapes of the same kind are in the reverse of the canonical
+/// order (by pose, then the address of their data).
+#[inline]
+fn same_kind_swapped<T: Real, D: Dimension<T>>(a: &Side<'_, T, D>, b: &Side<'_, T, D>) -> bool {
+    canonical_order::<T, D>(a.pose, address(a.data), b.pose, address(b.data)) == Ordering::Greater
 }
 
 /// The error for arguments the query refuses, unless a pose is not finite
@@ -758,6 +811,8 @@ struct Side<'a, T: Real, D: Dimension<T>> {
     shape: &'a D::Shape,
     pose: &'a D::Pose,
     kind: ShapeKind,
+    /// The shape's `as_any()`.
+    data: &'a dyn Any,
 }
 
 impl<T: Real, D: Dimension<T>> Clone for Side<'_, T, D> {
@@ -934,46 +989,13 @@ fn beyond_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// fallbacks.
 fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
-    user: Option<&UserKernels<T, D, Q>>,
-    (a, ra): (&'s D::Shape, Option<D::Builtin<'s>>),
-    pose_a: &'s D::Pose,
-    (b, rb): (&'s D::Shape, Option<D::Builtin<'s>>),
-    pose_b: &'s D::Pose,
+    (sa, ra): (Side<'s, T, D>, Option<D::Builtin<'s>>),
+    (sb, rb): (Side<'s, T, D>, Option<D::Builtin<'s>>),
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
+    let (pose_a, pose_b, ka, kb) = (sa.pose, sb.pose, sa.kind, sb.kind);
     if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
         return Err(DispatchError::NonFinitePose);
-    }
-    let (ka, kb) = (D::kind(a), D::kind(b));
-    let sa = Side {
-        shape: a,
-        pose: pose_a,
-        kind: ka,
-    };
-    let sb = Side {
-        shape: b,
-        pose: pose_b,
-        kind: kb,
-    };
-    let same_kind_swapped = || {
-        canonical_order::<T, D>(pose_a, address(D::as_any(a)), pose_b, address(D::as_any(b)))
-            == Ordering::Greater
-    };
-    if let Some(cell) = user.and_then(|u| u.get(ka, kb)) {
-        let swapped = if cell.mirrored {
-            true
-        } else if ka != kb {
-            false
-        } else {
-            same_kind_swapped()
-        };
-        let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
-        return answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
-            let (df, ds) = (D::as_any(first.shape), D::as_any(second.shape));
-            // The shape whose data is not of the registered type (the first
-            // when both could be at fault).
-            (cell.kernel)(df, ds, m, args).ok_or(DispatchError::KindMismatch { kind: first.kind })
-        });
     }
     // A shape that reports a built-in kind must carry that kind's type.
     for (r, k) in [(ra.is_some(), ka), (rb.is_some(), kb)] {
@@ -987,7 +1009,7 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     // A fallback, in a canonical order so that it is exactly symmetric. It
     // works in the world frame; the order alone is what makes it symmetric.
     let swapped = match ka.cmp(&kb) {
-        Ordering::Equal => same_kind_swapped(),
+        Ordering::Equal => same_kind_swapped(&sa, &sb),
         o => o == Ordering::Greater,
     };
     let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };

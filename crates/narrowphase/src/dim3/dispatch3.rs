@@ -81,6 +81,10 @@ impl<T: Real> Dimension<T> for Dim3 {
         s.as_any()
     }
     #[inline]
+    fn kind_and_data(s: &dyn Shape3<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    #[inline]
     fn builtin(s: &dyn Shape3<T>) -> Option<ShapeRef3<'_, T>> {
         s.as_builtin()
     }
