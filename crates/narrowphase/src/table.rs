@@ -1068,9 +1068,13 @@ fn canonical_order<T: Real, D: Dimension<T>>(
 ) -> Ordering {
     let (na, nb) = (D::pose_numbers(pa), D::pose_numbers(pb));
     for (x, y) in na.as_ref().iter().zip(nb.as_ref()) {
-        match x.partial_cmp(y) {
-            Some(Ordering::Equal) | None => {}
-            Some(o) => return o,
+        // Two comparisons rather than `partial_cmp` (same order; equal and
+        // NaN both go on to the next number).
+        if x < y {
+            return Ordering::Less;
+        }
+        if x > y {
+            return Ordering::Greater;
         }
     }
     a.cmp(&b)
