@@ -9,7 +9,13 @@
 //! 2. seed 002's point in a rotated box, local frame vs cross products: groups
 //!    `point_obb_methods_f32` / `_f64`, functions `local_frame`, `cross_product`;
 //! 3. the table's overhead over a typed kernel: groups `dispatch_f32/<pair>` /
-//!    `dispatch_f64/<pair>`, functions `table`, `typed`.
+//!    `dispatch_f64/<pair>`, functions `table` (an owned table), `free` (the
+//!    free function `narrowphase::intersects`) and `typed` (the kernel called
+//!    directly, `inv_mul` included); `dispatch_<prec>/user_disc_disc` for a
+//!    user kind with its registered kernel (`table`, `typed`).
+//!
+//! Groups 1 also time the free functions (`narrowphase::intersects`,
+//! `narrowphase::contact`), function `free`.
 //!
 //! `benches/src/bin/report.rs` reads these names: keep them as they are.
 //!
@@ -30,7 +36,7 @@ use std::time::Duration;
 
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use kasanari::nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
-use kasanari::narrowphase::{circle, point, sat};
+use kasanari::narrowphase::{self, Contact, circle, point, sat};
 use kasanari::prelude::*;
 use kasanari_benches::Rng;
 
@@ -265,6 +271,9 @@ type KasanariPair<T> = (
     Isometry2<T>,
 );
 
+/// A pair as a typed kernel takes it: the shapes by type and world poses.
+type TypedPair<'a, T, A, B> = (&'a A, Isometry2<T>, &'a B, Isometry2<T>);
+
 fn kasanari_pairs<T: Real>(specs: &[PairSpec]) -> Vec<KasanariPair<T>> {
     specs
         .iter()
@@ -484,6 +493,13 @@ fn narrow<T: Real, P: Parry>(c: &mut Criterion, prec: &str) {
                 }
             });
         });
+        group.bench_function("free", |b| {
+            b.iter(|| {
+                for (a, pa, s, ps) in black_box(&ours) {
+                    let _ = black_box(narrowphase::intersects(&**a, pa, &**s, ps));
+                }
+            });
+        });
         if let Some(theirs) = &theirs {
             group.bench_function("parry", |b| theirs.bench_bool(b));
         }
@@ -494,6 +510,13 @@ fn narrow<T: Real, P: Parry>(c: &mut Criterion, prec: &str) {
             b.iter(|| {
                 for (a, pa, s, ps) in black_box(&ours) {
                     let _ = black_box(table.contact(&**a, pa, &**s, ps));
+                }
+            });
+        });
+        group.bench_function("free", |b| {
+            b.iter(|| {
+                for (a, pa, s, ps) in black_box(&ours) {
+                    let _ = black_box(narrowphase::contact(&**a, pa, &**s, ps));
                 }
             });
         });
@@ -550,27 +573,36 @@ fn point_obb_methods<T: Real>(c: &mut Criterion, prec: &str) {
     group.finish();
 }
 
-/// Group 3 for one pair: the table on the boxed shapes and world poses, and
-/// the typed kernel on the same shapes (downcast before timing).
+/// Group 3 for one pair: the table on the boxed shapes and world poses, the
+/// free function on the same, and the typed kernel on the same shapes
+/// (downcast before timing).
 ///
-/// The table computes `b_in_a = pose_a⁻¹ · pose_b` itself, so `typed` is timed
-/// *including* that `pose_a.inv_mul(&pose_b)`: the difference is the table's
-/// own cost (kind lookup, canonical order, downcasts, indirect call).
+/// The table computes `b_in_a = pose_a⁻¹ · pose_b` itself, so `typed` is given
+/// the world poses and timed *including* that `inv_mul` (in the kernel's
+/// order: `kernel` takes A and B as the case names them and calls the typed
+/// kernel in canonical order): the difference is the table's own cost (pose
+/// checks, kind match, canonical order, answer mapping).
 fn dispatch_pair<T: Real, A: 'static, B: 'static>(
     c: &mut Criterion,
     prec: &str,
     name: &str,
-    kernel: impl Fn(&A, &B, &Isometry2<T>) -> bool,
+    kernel: impl Fn(&A, &Isometry2<T>, &B, &Isometry2<T>) -> bool,
 ) {
     let table = DispatchTable::<T>::new();
     let boxed = kasanari_pairs::<T>(&specs_of(name));
-    let typed: Vec<(&A, Isometry2<T>, &B, Isometry2<T>)> = boxed
+    let typed: Vec<TypedPair<'_, T, A, B>> = boxed
         .iter()
         .map(|(a, pa, b, pb)| {
             let a = a.as_any().downcast_ref::<A>().unwrap();
             (a, *pa, b.as_any().downcast_ref::<B>().unwrap(), *pb)
         })
         .collect();
+    for ((a, pa, b, pb), (x, px, y, py)) in boxed.iter().zip(&typed) {
+        assert_eq!(
+            table.intersects(&**a, pa, &**b, pb),
+            Ok(kernel(x, px, y, py))
+        );
+    }
 
     let mut group = c.benchmark_group(format!("dispatch_{prec}/{name}"));
     group.bench_function("table", |b| {
@@ -580,10 +612,111 @@ fn dispatch_pair<T: Real, A: 'static, B: 'static>(
             }
         });
     });
+    group.bench_function("free", |b| {
+        b.iter(|| {
+            for (a, pa, s, ps) in black_box(&boxed) {
+                let _ = black_box(narrowphase::intersects(&**a, pa, &**s, ps));
+            }
+        });
+    });
     group.bench_function("typed", |b| {
         b.iter(|| {
             for (a, pa, s, ps) in black_box(&typed) {
-                black_box(kernel(a, s, &pa.inv_mul(ps)));
+                black_box(kernel(a, pa, s, ps));
+            }
+        });
+    });
+    group.finish();
+}
+
+/// A user shape kind: a disc the table knows only by its registered kernels.
+#[derive(Debug)]
+struct Disc<T: Real> {
+    radius: T,
+}
+
+impl<T: Real> Shape<T> for Disc<T> {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::custom(7)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+        let c = Point2::from(pose.translation.vector);
+        let r = Vector2::repeat(self.radius);
+        BoundingBox2::new(c - r, c + r)
+    }
+}
+
+/// The user kind's boolean kernel, in A's frame.
+fn disc_disc<T: Real>(a: &Disc<T>, b: &Disc<T>, b_in_a: &Isometry2<T>) -> bool {
+    let r = a.radius + b.radius;
+    b_in_a.translation.vector.norm_squared() <= r * r
+}
+
+/// The user kind's contact kernel (the circles' own), in A's frame.
+fn disc_disc_contact<T: Real>(
+    a: &Disc<T>,
+    b: &Disc<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    let (ca, cb) = (Circle::new(a.radius).ok()?, Circle::new(b.radius).ok()?);
+    circle::circle_circle_contact(&ca, &cb, b_in_a)
+}
+
+/// Group 3 for a user kind: the circle–circle batch as two [`Disc`]s, through
+/// a table where `disc_disc` is registered (`table`) and by calling
+/// `disc_disc` directly (`typed`), in `dispatch_<prec>/user_disc_disc`.
+fn dispatch_user<T: Real>(c: &mut Criterion, prec: &str) {
+    let mut table = DispatchTable::<T>::new();
+    let kind = ShapeKind::custom(7);
+    table.register(
+        kind,
+        kind,
+        "disc_disc",
+        disc_disc::<T>,
+        disc_disc_contact::<T>,
+    );
+    let pairs: Vec<KasanariPair<T>> = specs_of("circle_circle")
+        .iter()
+        .map(|s| {
+            let (Spec::Circle(ra), Spec::Circle(rb)) = (&s.a, &s.b) else {
+                unreachable!()
+            };
+            let disc = |r: f64| -> Box<dyn Shape<T>> { Box::new(Disc { radius: T::lit(r) }) };
+            (
+                disc(*ra),
+                kasanari_pose(&s.pose_a),
+                disc(*rb),
+                kasanari_pose(&s.pose_b),
+            )
+        })
+        .collect();
+    let typed: Vec<TypedPair<'_, T, Disc<T>, Disc<T>>> = pairs
+        .iter()
+        .map(|(a, pa, b, pb)| {
+            let a = a.as_any().downcast_ref::<Disc<T>>().unwrap();
+            (a, *pa, b.as_any().downcast_ref::<Disc<T>>().unwrap(), *pb)
+        })
+        .collect();
+    for ((a, pa, b, pb), (x, px, y, py)) in pairs.iter().zip(&typed) {
+        let direct = disc_disc(x, y, &px.inv_mul(py));
+        assert_eq!(table.intersects(&**a, pa, &**b, pb), Ok(direct));
+    }
+
+    let mut group = c.benchmark_group(format!("dispatch_{prec}/user_disc_disc"));
+    group.bench_function("table", |b| {
+        b.iter(|| {
+            for (a, pa, s, ps) in black_box(&pairs) {
+                let _ = black_box(table.intersects(&**a, pa, &**s, ps));
+            }
+        });
+    });
+    group.bench_function("typed", |b| {
+        b.iter(|| {
+            for (a, pa, s, ps) in black_box(&typed) {
+                black_box(disc_disc(a, s, &pa.inv_mul(ps)));
             }
         });
     });
@@ -591,14 +724,26 @@ fn dispatch_pair<T: Real, A: 'static, B: 'static>(
 }
 
 fn dispatch<T: Real>(c: &mut Criterion, prec: &str) {
-    dispatch_pair::<T, Circle<T>, Circle<T>>(c, prec, "circle_circle", circle::circle_circle);
-    dispatch_pair::<T, Obb<T>, Obb<T>>(c, prec, "obb_obb", sat::obb_obb);
-    dispatch_pair::<T, Circle<T>, ConvexPolygon<T>>(
-        c,
-        prec,
-        "circle_polygon",
-        circle::circle_polygon,
-    );
+    dispatch_pair::<T, Circle<T>, Circle<T>>(c, prec, "circle_circle", |a, pa, b, pb| {
+        circle::circle_circle(a, b, &pa.inv_mul(pb))
+    });
+    dispatch_pair::<T, Obb<T>, Obb<T>>(c, prec, "obb_obb", |a, pa, b, pb| {
+        sat::obb_obb(a, b, &pa.inv_mul(pb))
+    });
+    dispatch_pair::<T, Circle<T>, Obb<T>>(c, prec, "circle_obb", |a, pa, b, pb| {
+        circle::circle_obb(a, b, &pa.inv_mul(pb))
+    });
+    // The case names the triangle first; the kernel takes the circle first.
+    dispatch_pair::<T, Triangle<T>, Circle<T>>(c, prec, "triangle_circle", |a, pa, b, pb| {
+        circle::circle_triangle(b, a, &pb.inv_mul(pa))
+    });
+    dispatch_pair::<T, Point<T>, Obb<T>>(c, prec, "point_obb", |a, pa, b, pb| {
+        point::point_obb(a, b, &pa.inv_mul(pb))
+    });
+    dispatch_pair::<T, Circle<T>, ConvexPolygon<T>>(c, prec, "circle_polygon", |a, pa, b, pb| {
+        circle::circle_polygon(a, b, &pa.inv_mul(pb))
+    });
+    dispatch_user::<T>(c, prec);
 }
 
 fn benches(c: &mut Criterion) {

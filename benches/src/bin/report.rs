@@ -403,19 +403,26 @@ fn report(r: &Results, notes: &str) -> String {
     );
     let _ = writeln!(
         w,
-        "| pair | table | typed | overhead per call |\n|---|---|---|---|"
+        "| pair | table | free function | typed | overhead per call (table, free) |\n|---|---|---|---|---|"
     );
     for prec in ["f32", "f64"] {
         for c in cases(r, &format!("dispatch_{prec}")) {
             let g = format!("dispatch_{prec}/{c}");
             let (t, k) = (get(r, &g, "table", ""), get(r, &g, "typed", ""));
-            let over = t.zip(k).map(|(t, k)| (t - k) / BATCH);
+            // `free` is absent for user kinds (the free functions know none).
+            let f = get(r, &g, "free", "");
+            let over = |x: Option<f64>| {
+                x.zip(k)
+                    .map_or("—".into(), |(x, k)| format!("{:.1} ns", (x - k) / BATCH))
+            };
             let _ = writeln!(
                 w,
-                "| {c} ({prec}) | {} | {} | {} |",
+                "| {c} ({prec}) | {} | {} | {} | {}, {} |",
                 time(t.map(|x| x / BATCH)),
+                time(f.map(|x| x / BATCH)),
                 time(k.map(|x| x / BATCH)),
-                over.map_or("—".into(), |o| format!("{o:.1} ns"))
+                over(t),
+                over(f)
             );
         }
     }

@@ -14,7 +14,7 @@ use nalgebra::{Isometry2, Translation2, UnitComplex};
 use shape::{Real, Shape, ShapeKind, ShapeRef};
 
 use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
-use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table};
+use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order};
 use crate::{ClosestPoints, Contact, DispatchError};
 
 /// A typed 2D boolean kernel: `(a, b, b_in_a) → intersects`.
@@ -122,6 +122,10 @@ impl<T: Real> Dimension<T> for Dim2 {
         s.as_any()
     }
     #[inline]
+    fn kind_and_data(s: &dyn Shape<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    #[inline]
     fn builtin(s: &dyn Shape<T>) -> Option<ShapeRef<'_, T>> {
         s.as_builtin()
     }
@@ -133,15 +137,30 @@ impl<T: Real> Dimension<T> for Dim2 {
     fn builtin_address(s: ShapeRef<'_, T>) -> usize {
         (s.as_shape() as *const dyn Shape<T>).cast::<()>() as usize
     }
+    fn builtin_bounds_gap(
+        a: ShapeRef<'_, T>,
+        pose_a: &Isometry2<T>,
+        b: ShapeRef<'_, T>,
+        pose_b: &Isometry2<T>,
+    ) -> T {
+        let (a, b) = (a.as_shape(), b.as_shape());
+        crate::table::boxes_gap(&a.bounding_box(pose_a), &b.bounding_box(pose_b))
+    }
     #[inline]
     fn is_builtin_kind(kind: ShapeKind) -> bool {
         kind.index() < ShapeKind::BUILTIN_2D.len()
     }
-    /// An `Aabb` keeps only the translation, everything else the whole pose.
+    /// An `Aabb` keeps only the translation (times `1 + 0·re + 0·im`: itself
+    /// for a finite rotation, NaN otherwise), everything else the whole pose.
     #[inline]
     fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry2<T>) -> Isometry2<T> {
         if kind == ShapeKind::AABB {
-            Isometry2::from_parts(pose.translation, UnitComplex::identity())
+            let r = &pose.rotation;
+            let one = T::one() + (r.re * T::zero() + r.im * T::zero());
+            Isometry2::from_parts(
+                Translation2::from(pose.translation.vector * one),
+                UnitComplex::identity(),
+            )
         } else {
             *pose
         }
@@ -209,14 +228,16 @@ impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
     fn from_gap(gap: T, (): &()) -> Option<bool> {
         (gap > T::zero()).then_some(false)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef<'_, T>,
-        b: ShapeRef<'_, T>,
-        b_in_a: &Isometry2<T>,
+        x: ShapeRef<'_, T>,
+        pose_x: &Isometry2<T>,
+        y: ShapeRef<'_, T>,
+        pose_y: &Isometry2<T>,
+        swapped: bool,
         (): (),
-    ) -> Option<bool> {
-        builtin_intersects(a, b, b_in_a)
+    ) -> Option<Result<bool, DispatchError>> {
+        builtin_intersects(x, pose_x, y, pose_y, swapped, ())
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -250,14 +271,16 @@ impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
     fn from_gap(gap: T, (): &()) -> Option<Self::Answer> {
         (gap > T::zero()).then_some(None)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef<'_, T>,
-        b: ShapeRef<'_, T>,
-        b_in_a: &Isometry2<T>,
+        x: ShapeRef<'_, T>,
+        pose_x: &Isometry2<T>,
+        y: ShapeRef<'_, T>,
+        pose_y: &Isometry2<T>,
+        swapped: bool,
         (): (),
-    ) -> Option<Self::Answer> {
-        builtin_contact(a, b, b_in_a)
+    ) -> Option<Result<Self::Answer, DispatchError>> {
+        builtin_contact(x, pose_x, y, pose_y, swapped, ())
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -293,14 +316,16 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
     fn from_gap(gap: T, max_distance: &T) -> Option<Self::Answer> {
         (gap > *max_distance).then_some(ClosestPoints::Farther)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef<'_, T>,
-        b: ShapeRef<'_, T>,
-        b_in_a: &Isometry2<T>,
+        x: ShapeRef<'_, T>,
+        pose_x: &Isometry2<T>,
+        y: ShapeRef<'_, T>,
+        pose_y: &Isometry2<T>,
+        swapped: bool,
         max_distance: T,
-    ) -> Option<Self::Answer> {
-        builtin_closest_points(a, b, b_in_a, max_distance)
+    ) -> Option<Result<Self::Answer, DispatchError>> {
+        builtin_closest_points(x, pose_x, y, pose_y, swapped, max_distance)
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -464,42 +489,71 @@ macro_rules! register_block {
             }
         }
 
-        /// The boolean kernel of a built-in pair in canonical order.
-        #[inline]
+        /// The IntersectsQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_intersects<T: Real>(
-            a: ShapeRef<'_, T>,
-            b: ShapeRef<'_, T>,
-            b_in_a: &Isometry2<T>,
-        ) -> Option<bool> {
-            Some(match (a, b) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $intersects(a, b, b_in_a), )*
+            x: ShapeRef<'_, T>,
+            pose_x: &Isometry2<T>,
+            y: ShapeRef<'_, T>,
+            pose_y: &Isometry2<T>,
+            swapped: bool,
+            (): (),
+        ) -> Option<Result<bool, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                ),
+                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                ), )*
                 _ => return None,
             })
         }
 
-        /// The contact kernel of a built-in pair in canonical order.
-        #[inline]
+        /// The ContactQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_contact<T: Real>(
-            a: ShapeRef<'_, T>,
-            b: ShapeRef<'_, T>,
-            b_in_a: &Isometry2<T>,
-        ) -> Option<Option<Contact<T>>> {
-            Some(match (a, b) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $contact(a, b, b_in_a), )*
+            x: ShapeRef<'_, T>,
+            pose_x: &Isometry2<T>,
+            y: ShapeRef<'_, T>,
+            pose_y: &Isometry2<T>,
+            swapped: bool,
+            (): (),
+        ) -> Option<Result<Option<Contact<T>>, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $contact(a, b, m),
+                ),
+                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $contact(a, b, m),
+                ), )*
                 _ => return None,
             })
         }
 
-        /// The closest-points kernel of a built-in pair in canonical order.
-        #[inline]
+        /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_closest_points<T: Real>(
-            a: ShapeRef<'_, T>,
-            b: ShapeRef<'_, T>,
-            b_in_a: &Isometry2<T>,
+            x: ShapeRef<'_, T>,
+            pose_x: &Isometry2<T>,
+            y: ShapeRef<'_, T>,
+            pose_y: &Isometry2<T>,
+            swapped: bool,
             max_distance: T,
-        ) -> Option<ClosestPoints<T>> {
-            Some(match (a, b) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => $closest(a, b, b_in_a, max_distance), )*
+        ) -> Option<Result<ClosestPoints<T>, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                ),
+                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                ), )*
                 _ => return None,
             })
         }

@@ -178,5 +178,14 @@ fn builtin_query<Q: PairQuery<T, Dim2>, T: Real>(
     pose_b: &Isometry2<T>,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    table::query_with::<T, Dim2, Q>(true, None, a, pose_a, b, pose_b, args)
+    crate::table::query_with::<T, Dim2, Q>(
+        true,
+        &crate::table::NO_USER_PAIRS,
+        || None,
+        a,
+        pose_a,
+        b,
+        pose_b,
+        args,
+    )
 }

@@ -10,13 +10,16 @@
 //! the world ([`PairQuery::transformed`]). [`Table::query`] answers any query
 //! for any pair, in one place:
 //!
-//! 1. both poses must be finite, and the query's arguments valid;
+//! 1. both poses must be finite, and the query's arguments valid (for two
+//!    built-in shapes the poses are checked through the range check of the
+//!    relative pose, see [`builtin_in_order`]);
 //! 2. a kernel the user registered for `(query, kind A, kind B)` answers first
 //!    (registered for `(A, B)`, it also serves `(B, A)`, mirrored);
 //! 3. two built-in shapes are answered by the built-in kernels of the
 //!    dimension's register block (`dispatch.rs`, `dim3/dispatch3.rs`): a
-//!    `match` on two [`ShapeRef`](shape::ShapeRef)s, no downcast, no indirect
-//!    call, no lock;
+//!    `match` on two [`ShapeRef`](shape::ShapeRef)s with an arm per pair and
+//!    order, no downcast, no indirect call, no lock (a table with user kernels
+//!    for other pairs finds that out from a bit matrix, not a lookup);
 //! 4. anything else goes to the query's generic fallback (separating axes,
 //!    GJK) or is [`DispatchError::Unsupported`], never a silent answer.
 //!
@@ -25,10 +28,11 @@
 //! The two shapes are put in a canonical order first (by kind; for the same
 //! kind, or a fallback, by pose and then address), the kernel runs in the first
 //! shape's frame, and the answer is mapped to the world and flipped back when
-//! the order was swapped. This happens in one private function
-//! (`answer_in_order`) alone, for every
-//! query and every route, so `query(a, b)` and `query(b, a)` agree exactly
-//! (bit for bit, up to the flip) for every query and pair.
+//! the order was swapped. This happens in two functions: the private
+//! `answer_in_order` (user kernels and fallbacks) and [`builtin_in_order`]
+//! (the register blocks' arms, with the kinds known at compile time), so
+//! `query(a, b)` and `query(b, a)` agree exactly (bit for bit, up to the flip)
+//! for every query and pair.
 //!
 //! # Adding a query
 //!
@@ -64,16 +68,29 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn kind(s: &Self::Shape) -> ShapeKind;
     /// The shape's data for user kernels.
     fn as_any(s: &Self::Shape) -> &dyn Any;
+    /// The shape's kind and data, in one call through the vtable.
+    fn kind_and_data(s: &Self::Shape) -> (ShapeKind, &dyn Any);
     /// The built-in shape, by its type (one call through the vtable).
     fn builtin(s: &Self::Shape) -> Option<Self::Builtin<'_>>;
     /// A built-in shape's kind.
     fn builtin_kind(s: Self::Builtin<'_>) -> ShapeKind;
+    /// [`bounds_gap`](Self::bounds_gap) of two built-in shapes.
+    fn builtin_bounds_gap(
+        a: Self::Builtin<'_>,
+        pose_a: &Self::Pose,
+        b: Self::Builtin<'_>,
+        pose_b: &Self::Pose,
+    ) -> T;
     /// A built-in shape's address, for the canonical order.
     fn builtin_address(s: Self::Builtin<'_>) -> usize;
     /// Whether `kind` is one of this dimension's built-in kinds.
     fn is_builtin_kind(kind: ShapeKind) -> bool;
     /// The pose a built-in kind's geometry is placed with (an axis-aligned
-    /// box keeps only the translation).
+    /// box keeps only the translation). What the pose drops must still spoil
+    /// the result when it is not finite: an axis-aligned box's translation is
+    /// multiplied by `1 + Σ 0·rotation`, exactly 1 for a finite rotation (so
+    /// the translation is kept bit for bit) and NaN otherwise, which the
+    /// table's range check on the relative pose then reports.
     fn builtin_effective_pose(kind: ShapeKind, pose: &Self::Pose) -> Self::Pose;
     /// The pose a user shape's geometry is placed with (asks the shape).
     fn effective_pose(s: &Self::Shape, pose: &Self::Pose) -> Self::Pose;
@@ -138,14 +155,23 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     /// relative pose is out of the kernels' range; `None` when the gap does not
     /// decide it.
     fn from_gap(gap: T, args: &Self::Args) -> Option<Self::Answer>;
-    /// The built-in kernel for two built-in shapes in canonical order (A's
-    /// kind at most B's), in A's frame; `None` for a pair without one.
+    /// The answer of the built-in kernel for two built-in shapes at their
+    /// poses, in the world frame, or `None` for a pair without one: a `match`
+    /// on the two shapes whose every arm calls [`builtin_in_order`] with the
+    /// pair's kernel and the shapes in canonical order (the arms for a pair
+    /// in the other order pass them swapped). `swapped` says that `x` and `y`
+    /// (of the same kind) were already swapped for the canonical order.
+    ///
+    /// # Errors
+    /// As [`builtin_in_order`].
     fn builtin(
-        a: D::Builtin<'_>,
-        b: D::Builtin<'_>,
-        b_in_a: &D::Pose,
+        x: D::Builtin<'_>,
+        pose_x: &D::Pose,
+        y: D::Builtin<'_>,
+        pose_y: &D::Pose,
+        swapped: bool,
         args: Self::Args,
-    ) -> Option<Self::Answer>;
+    ) -> Option<Result<Self::Answer, DispatchError>>;
     /// The generic fallback, in the world frame (arguments as given, poses as
     /// given); `None` when none applies.
     fn fallback(
@@ -293,6 +319,13 @@ impl<T: Real, D: Dimension<T>, Q: PairQuery<T, D>> UserKernels<T, D, Q> {
 /// slot, [`PairQuery::SLOT`]).
 pub const QUERY_SLOTS: usize = 8;
 
+/// Which pairs of kinds (indices below 16) have a user kernel for a query:
+/// bit `j` of row `i`.
+pub(crate) type UserPairs = [u16; 16];
+
+/// No pair has a user kernel.
+pub(crate) const NO_USER_PAIRS: UserPairs = [0; 16];
+
 /// The kernels users registered, per query slot; each slot holds a
 /// `UserKernels<T, D, Q>` for its query `Q`.
 type UserSlots = [Option<Arc<dyn Any + Send + Sync>>; QUERY_SLOTS];
@@ -308,6 +341,11 @@ pub struct Table<T: Real, D: Dimension<T>> {
     builtins: bool,
     /// Whether any slot holds a kernel (one test on the common path).
     any_user: bool,
+    /// Per query slot, which pairs of built-in kinds have a user kernel:
+    /// bit `j` of row `i` for the kinds of index `i` and `j` (built-in kinds
+    /// have indices below 16). Two built-in shapes whose bit is clear take the
+    /// built-in path without looking at the slot.
+    user_pairs: [UserPairs; QUERY_SLOTS],
     /// How many kernels were registered (for `Debug`).
     registered: usize,
     user: UserSlots,
@@ -319,6 +357,7 @@ impl<T: Real, D: Dimension<T>> Clone for Table<T, D> {
         Self {
             builtins: self.builtins,
             any_user: self.any_user,
+            user_pairs: self.user_pairs,
             registered: self.registered,
             user: self.user.clone(),
             dimension: core::marker::PhantomData,
@@ -343,6 +382,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         Self {
             builtins: true,
             any_user: false,
+            user_pairs: [NO_USER_PAIRS; QUERY_SLOTS],
             registered: 0,
             user: [const { None }; QUERY_SLOTS],
             dimension: core::marker::PhantomData,
@@ -433,6 +473,12 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         };
         if kernels.set(kind_a, kind_b, name, erased) {
             self.registered += 1;
+        }
+        let rows = &mut self.user_pairs[Q::SLOT];
+        let (i, j) = (kind_a.index(), kind_b.index());
+        if i < rows.len() && j < rows.len() {
+            rows[i] |= 1 << j;
+            rows[j] |= 1 << i;
         }
         self.user[Q::SLOT] = Some(Arc::new(kernels));
         self.any_user = true;
@@ -559,7 +605,8 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     ) -> Result<Q::Answer, DispatchError> {
         query_with::<T, D, Q>(
             self.builtins,
-            self.user_kernels::<Q>(),
+            &self.user_pairs[Q::SLOT],
+            || self.user_kernels::<Q>(),
             a,
             pose_a,
             b,
@@ -657,29 +704,106 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
 }
 
 /// [`Table::query`] given the table's parts: whether built-in kernels are on,
-/// and the user kernels for the query when there are any. The free functions
-/// call it with `(true, None)`: the built-in kernels and the fallbacks, with
-/// nothing to look up.
+/// which built-in pairs have user kernels, and the user kernels for the query
+/// (asked for only when needed). The free functions call it with
+/// `(true, &NO_USER_PAIRS, || None)`: the built-in kernels and the fallbacks,
+/// with nothing to look up.
+///
+/// Two built-in shapes with no user kernel for their pair (the common case)
+/// take [`builtin_pair`]: two calls through the vtables (`as_builtin`), a
+/// `match`, no downcast. Everything else goes to [`general`].
 #[inline]
-pub(crate) fn query_with<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+#[allow(clippy::too_many_arguments)] // the table's three parts, so that no table is needed
+pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
-    user: Option<&UserKernels<T, D, Q>>,
+    user_pairs: &UserPairs,
+    user: impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
     a: &D::Shape,
     pose_a: &D::Pose,
     b: &D::Shape,
     pose_b: &D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
+    if let Err(e) = Q::check_args(&args) {
+        return Err(argument_error::<T, D>(pose_a, pose_b, e));
+    }
+    let (ra, rb) = (D::builtin(a), D::builtin(b));
+    if let (Some(x), Some(y), true) = (ra, rb, builtins) {
+        let (i, j) = (D::builtin_kind(x).index(), D::builtin_kind(y).index());
+        let user_pair =
+            i >= user_pairs.len() || j >= user_pairs.len() || (user_pairs[i] >> j) & 1 == 1;
+        if !user_pair {
+            return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
+        }
+    }
+    let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
+    let sa = Side {
+        shape: a,
+        pose: pose_a,
+        kind: ka,
+        data: da,
+    };
+    let sb = Side {
+        shape: b,
+        pose: pose_b,
+        kind: kb,
+        data: db,
+    };
+    if let Some(cell) = user().and_then(|u| u.get(ka, kb)) {
+        return user_pair::<T, D, Q>(cell, sa, sb, args);
+    }
+    general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
+}
+
+/// A pair with a user kernel: the mirror rule around the registered kernel,
+/// which downcasts the shapes' data.
+#[inline]
+fn user_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    cell: &UserCell<T, D, Q>,
+    sa: Side<'_, T, D>,
+    sb: Side<'_, T, D>,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    if !(pose_is_finite::<T, D>(sa.pose) && pose_is_finite::<T, D>(sb.pose)) {
         return Err(DispatchError::NonFinitePose);
     }
-    Q::check_args(&args)?;
-    let (ra, rb) = (D::builtin(a), D::builtin(b));
-    // The common case: two built-in shapes and no user kernel for the query.
-    if let (Some(x), Some(y), true, None) = (ra, rb, builtins, user) {
-        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+    let swapped = if cell.mirrored {
+        true
+    } else if sa.kind != sb.kind {
+        false
+    } else {
+        same_kind_swapped(&sa, &sb)
+    };
+    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
+    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+        // The shape whose data is not of the registered type (the first
+        // when both could be at fault).
+        (cell.kernel)(first.data, second.data, m, args)
+            .ok_or(DispatchError::KindMismatch { kind: first.kind })
+    })
+}
+
+/// Whether two shapes of the same kind are in the reverse of the canonical
+/// order (by pose, then the address of their data).
+#[inline]
+fn same_kind_swapped<T: Real, D: Dimension<T>>(a: &Side<'_, T, D>, b: &Side<'_, T, D>) -> bool {
+    canonical_order::<T, D>(a.pose, address(a.data), b.pose, address(b.data)) == Ordering::Greater
+}
+
+/// The error for arguments the query refuses, unless a pose is not finite
+/// (which is reported first, as when the arguments are valid).
+#[cold]
+#[inline(never)]
+fn argument_error<T: Real, D: Dimension<T>>(
+    pose_a: &D::Pose,
+    pose_b: &D::Pose,
+    e: DispatchError,
+) -> DispatchError {
+    if pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b) {
+        e
+    } else {
+        DispatchError::NonFinitePose
     }
-    general::<T, D, Q>(builtins, user, (a, ra), pose_a, (b, rb), pose_b, args)
 }
 
 /// One side of a query: the shape, its pose, and how its geometry is placed.
@@ -687,6 +811,8 @@ struct Side<'a, T: Real, D: Dimension<T>> {
     shape: &'a D::Shape,
     pose: &'a D::Pose,
     kind: ShapeKind,
+    /// The shape's `as_any()`.
+    data: &'a dyn Any,
 }
 
 impl<T: Real, D: Dimension<T>> Clone for Side<'_, T, D> {
@@ -712,6 +838,10 @@ impl<T: Real, D: Dimension<T>> Side<'_, T, D> {
 /// `kernel` for the answer in A's frame (with the arguments localised), maps
 /// it to the world and flips it back when swapped. Relative poses out of the
 /// kernels' range go to the bounding boxes first.
+///
+/// The poses must have been found finite; [`builtin_pair`] is the same rule
+/// for two built-in shapes, with the finiteness check folded into the range
+/// check.
 #[inline]
 fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     first: Side<'_, T, D>,
@@ -732,45 +862,104 @@ fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
-/// Two built-in shapes through the built-in kernels.
-#[inline]
-fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    (a, x): (&'s D::Shape, D::Builtin<'s>),
-    pose_a: &'s D::Pose,
-    (b, y): (&'s D::Shape, D::Builtin<'s>),
-    pose_b: &'s D::Pose,
+/// Two built-in shapes through the built-in kernels: two shapes of the same
+/// kind are put in the canonical order here (by pose, then address), then
+/// [`PairQuery::builtin`]'s `match` picks the pair's arm, which knows the
+/// kinds and their order at compile time and calls [`builtin_in_order`].
+#[inline(always)]
+fn builtin_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    x: D::Builtin<'_>,
+    pose_x: &D::Pose,
+    y: D::Builtin<'_>,
+    pose_y: &D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
     let (kx, ky) = (D::builtin_kind(x), D::builtin_kind(y));
-    let swapped = match kx.cmp(&ky) {
-        Ordering::Less => false,
-        Ordering::Greater => true,
-        Ordering::Equal => {
-            canonical_order::<T, D>(pose_a, D::builtin_address(x), pose_b, D::builtin_address(y))
-                == Ordering::Greater
-        }
-    };
-    let sa = Side {
-        shape: a,
-        pose: pose_a,
-        kind: kx,
-    };
-    let sb = Side {
-        shape: b,
-        pose: pose_b,
-        kind: ky,
-    };
-    let (first, second, f, s) = if swapped {
-        (sb, sa, y, x)
+    let swapped = kx == ky
+        && canonical_order::<T, D>(pose_x, D::builtin_address(x), pose_y, D::builtin_address(y))
+            == Ordering::Greater;
+    let answer = if swapped {
+        Q::builtin(y, pose_y, x, pose_x, true, args)
     } else {
-        (sa, sb, x, y)
+        Q::builtin(x, pose_x, y, pose_y, false, args)
     };
-    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
-        Q::builtin(f, s, m, args).ok_or(DispatchError::Unsupported {
-            a: first.kind,
-            b: second.kind,
-        })
-    })
+    answer.unwrap_or(Err(DispatchError::Unsupported {
+        a: kx.min(ky),
+        b: kx.max(ky),
+    }))
+}
+
+/// The mirror rule for two built-in shapes in canonical order (`swapped`
+/// when that is the reverse of the caller's), typed: B's effective pose in
+/// A's, `kernel` in A's frame, the answer mapped to the world and flipped
+/// back when swapped. Every arm of the register blocks' `match` calls it with
+/// its kinds known, so the effective poses and the order fold away.
+///
+/// The poses are not checked one by one: a NaN or an infinity in either
+/// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
+/// of `m` is a sum of products of a number of A with one of B; NaN spreads
+/// through sums and products, `∞·0` and `∞ − ∞` are NaN, and an infinity not
+/// cancelled stays one), so the range check on `m`, needed anyway, sends
+/// every non-finite pose to a cold path that checks the poses and reports
+/// [`DispatchError::NonFinitePose`]. (The rotation an axis-aligned box drops
+/// is kept in its effective pose's translation as a factor `1 + 0·rotation`,
+/// exactly 1 unless the rotation is not finite: see
+/// [`Dimension::builtin_effective_pose`].)
+///
+/// # Errors
+/// [`DispatchError::NonFinitePose`] for a pose with a NaN or an infinity, or
+/// a relative pose that overflows when the bounding boxes cannot decide.
+#[inline(always)]
+pub fn builtin_in_order<'s, T, D, Q, A, B>(
+    (x, a, pose_a): (D::Builtin<'s>, &A, &'s D::Pose),
+    (y, b, pose_b): (D::Builtin<'s>, &B, &'s D::Pose),
+    swapped: bool,
+    args: Q::Args,
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: ?Sized,
+    B: ?Sized,
+{
+    let (ka, kb) = (D::builtin_kind(x), D::builtin_kind(y));
+    let frame = D::builtin_effective_pose(ka, pose_a);
+    let m = D::inv_mul(&frame, &D::builtin_effective_pose(kb, pose_b));
+    if !pose_in_range::<T, D>(&m) {
+        if let Some(answer) = builtin_out_of_range::<T, D, Q>(&m, (x, pose_a), (y, pose_b), &args)?
+        {
+            return Ok(if swapped { Q::flipped(&answer) } else { answer });
+        }
+    }
+    let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
+    let world = Q::transformed(&local, &frame);
+    Ok(if swapped { Q::flipped(&world) } else { world })
+}
+
+/// [`beyond_range`] for two built-in shapes whose poses are not yet
+/// checked: a pose with a NaN or an infinity is
+/// [`DispatchError::NonFinitePose`] first.
+#[cold]
+#[inline(never)]
+fn builtin_out_of_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    m: &D::Pose,
+    (x, pose_x): (D::Builtin<'_>, &D::Pose),
+    (y, pose_y): (D::Builtin<'_>, &D::Pose),
+    args: &Q::Args,
+) -> Result<Option<Q::Answer>, DispatchError> {
+    if !(pose_is_finite::<T, D>(pose_x) && pose_is_finite::<T, D>(pose_y)) {
+        return Err(DispatchError::NonFinitePose);
+    }
+    let gap = D::builtin_bounds_gap(x, pose_x, y, pose_y);
+    if let Some(answer) = Q::from_gap(gap, args) {
+        Ok(Some(answer))
+    } else if !pose_is_finite::<T, D>(m) {
+        Err(DispatchError::NonFinitePose)
+    } else {
+        Ok(None)
+    }
 }
 
 /// The answer for a relative pose `m` outside the kernels' range (a number
@@ -800,43 +989,13 @@ fn beyond_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// fallbacks.
 fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
-    user: Option<&UserKernels<T, D, Q>>,
-    (a, ra): (&'s D::Shape, Option<D::Builtin<'s>>),
-    pose_a: &'s D::Pose,
-    (b, rb): (&'s D::Shape, Option<D::Builtin<'s>>),
-    pose_b: &'s D::Pose,
+    (sa, ra): (Side<'s, T, D>, Option<D::Builtin<'s>>),
+    (sb, rb): (Side<'s, T, D>, Option<D::Builtin<'s>>),
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    let (ka, kb) = (D::kind(a), D::kind(b));
-    let sa = Side {
-        shape: a,
-        pose: pose_a,
-        kind: ka,
-    };
-    let sb = Side {
-        shape: b,
-        pose: pose_b,
-        kind: kb,
-    };
-    let same_kind_swapped = || {
-        canonical_order::<T, D>(pose_a, address(D::as_any(a)), pose_b, address(D::as_any(b)))
-            == Ordering::Greater
-    };
-    if let Some(cell) = user.and_then(|u| u.get(ka, kb)) {
-        let swapped = if cell.mirrored {
-            true
-        } else if ka != kb {
-            false
-        } else {
-            same_kind_swapped()
-        };
-        let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
-        return answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
-            let (df, ds) = (D::as_any(first.shape), D::as_any(second.shape));
-            // The shape whose data is not of the registered type (the first
-            // when both could be at fault).
-            (cell.kernel)(df, ds, m, args).ok_or(DispatchError::KindMismatch { kind: first.kind })
-        });
+    let (pose_a, pose_b, ka, kb) = (sa.pose, sb.pose, sa.kind, sb.kind);
+    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
+        return Err(DispatchError::NonFinitePose);
     }
     // A shape that reports a built-in kind must carry that kind's type.
     for (r, k) in [(ra.is_some(), ka), (rb.is_some(), kb)] {
@@ -845,12 +1004,12 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         }
     }
     if let (Some(x), Some(y), true) = (ra, rb, builtins) {
-        return builtin_pair::<T, D, Q>((a, x), pose_a, (b, y), pose_b, args);
+        return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
     }
     // A fallback, in a canonical order so that it is exactly symmetric. It
     // works in the world frame; the order alone is what makes it symmetric.
     let swapped = match ka.cmp(&kb) {
-        Ordering::Equal => same_kind_swapped(),
+        Ordering::Equal => same_kind_swapped(&sa, &sb),
         o => o == Ordering::Greater,
     };
     let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
@@ -875,16 +1034,13 @@ fn address(s: &dyn Any) -> usize {
     (s as *const dyn Any).cast::<()>() as usize
 }
 
-/// Whether every number of the pose is finite: `Σ x·0` is `0` exactly when
-/// no `x` is NaN or infinite (`∞·0` is NaN, and NaN spreads through the sum),
-/// with no branch per number.
+/// Whether every number of the pose is finite, with no branch per number
+/// (`&` rather than `&&`; NaN compares false).
 #[inline]
 pub(crate) fn pose_is_finite<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
-    let zero = D::pose_numbers(p)
-        .as_ref()
-        .iter()
-        .fold(T::zero(), |acc, x| acc + *x * T::zero());
-    zero == T::zero()
+    D::pose_numbers(p).as_ref().iter().fold(true, |ok, x| {
+        ok & (num_traits::Float::abs(*x) < T::infinity())
+    })
 }
 
 /// Whether every number of the pose is at most `√MAX` in magnitude (NaN is
@@ -912,9 +1068,13 @@ fn canonical_order<T: Real, D: Dimension<T>>(
 ) -> Ordering {
     let (na, nb) = (D::pose_numbers(pa), D::pose_numbers(pb));
     for (x, y) in na.as_ref().iter().zip(nb.as_ref()) {
-        match x.partial_cmp(y) {
-            Some(Ordering::Equal) | None => {}
-            Some(o) => return o,
+        // Two comparisons rather than `partial_cmp` (same order; equal and
+        // NaN both go on to the next number).
+        if x < y {
+            return Ordering::Less;
+        }
+        if x > y {
+            return Ordering::Greater;
         }
     }
     a.cmp(&b)

@@ -16,7 +16,7 @@ use crate::DispatchError;
 use crate::Route;
 use crate::dispatch::check_max_distance;
 use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
-use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table};
+use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order};
 
 /// A typed 3D boolean kernel: `(a, b, b_in_a) → intersects`.
 pub type IntersectsFn3<T, A, B> = KernelFn<T, Dim3, A, B>;
@@ -81,6 +81,10 @@ impl<T: Real> Dimension<T> for Dim3 {
         s.as_any()
     }
     #[inline]
+    fn kind_and_data(s: &dyn Shape3<T>) -> (ShapeKind, &dyn Any) {
+        s.kind_and_data()
+    }
+    #[inline]
     fn builtin(s: &dyn Shape3<T>) -> Option<ShapeRef3<'_, T>> {
         s.as_builtin()
     }
@@ -92,15 +96,31 @@ impl<T: Real> Dimension<T> for Dim3 {
     fn builtin_address(s: ShapeRef3<'_, T>) -> usize {
         (s.as_shape() as *const dyn Shape3<T>).cast::<()>() as usize
     }
+    fn builtin_bounds_gap(
+        a: ShapeRef3<'_, T>,
+        pose_a: &Isometry3<T>,
+        b: ShapeRef3<'_, T>,
+        pose_b: &Isometry3<T>,
+    ) -> T {
+        let (a, b) = (a.as_shape(), b.as_shape());
+        crate::table::boxes_gap(&a.bounding_box(pose_a), &b.bounding_box(pose_b))
+    }
     #[inline]
     fn is_builtin_kind(kind: ShapeKind) -> bool {
         ShapeKind::BUILTIN_3D.contains(&kind)
     }
-    /// An `Aabb3` keeps only the translation.
+    /// An `Aabb3` keeps only the translation (times `1 + Σ 0·q`: itself for
+    /// a finite rotation, NaN otherwise).
     #[inline]
     fn builtin_effective_pose(kind: ShapeKind, pose: &Isometry3<T>) -> Isometry3<T> {
         if kind == ShapeKind::AABB3 {
-            Isometry3::from_parts(pose.translation, UnitQuaternion::identity())
+            let q = pose.rotation.quaternion();
+            let z = T::zero();
+            let one = T::one() + ((q.w * z + q.i * z) + (q.j * z + q.k * z));
+            Isometry3::from_parts(
+                nalgebra::Translation3::from(pose.translation.vector * one),
+                UnitQuaternion::identity(),
+            )
         } else {
             *pose
         }
@@ -158,14 +178,16 @@ impl<T: Real> PairQuery<T, Dim3> for IntersectsQuery {
     fn from_gap(gap: T, (): &()) -> Option<bool> {
         (gap > T::zero()).then_some(false)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef3<'_, T>,
-        b: ShapeRef3<'_, T>,
-        b_in_a: &Isometry3<T>,
+        x: ShapeRef3<'_, T>,
+        pose_x: &Isometry3<T>,
+        y: ShapeRef3<'_, T>,
+        pose_y: &Isometry3<T>,
+        swapped: bool,
         (): (),
-    ) -> Option<bool> {
-        builtin_intersects(a, b, b_in_a)
+    ) -> Option<Result<bool, DispatchError>> {
+        builtin_intersects(x, pose_x, y, pose_y, swapped, ())
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -199,14 +221,16 @@ impl<T: Real> PairQuery<T, Dim3> for ContactQuery {
     fn from_gap(gap: T, (): &()) -> Option<Self::Answer> {
         (gap > T::zero()).then_some(None)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef3<'_, T>,
-        b: ShapeRef3<'_, T>,
-        b_in_a: &Isometry3<T>,
+        x: ShapeRef3<'_, T>,
+        pose_x: &Isometry3<T>,
+        y: ShapeRef3<'_, T>,
+        pose_y: &Isometry3<T>,
+        swapped: bool,
         (): (),
-    ) -> Option<Self::Answer> {
-        builtin_contact(a, b, b_in_a)
+    ) -> Option<Result<Self::Answer, DispatchError>> {
+        builtin_contact(x, pose_x, y, pose_y, swapped, ())
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -240,14 +264,16 @@ impl<T: Real> PairQuery<T, Dim3> for ClosestPointsQuery {
     fn from_gap(gap: T, max_distance: &T) -> Option<Self::Answer> {
         (gap > *max_distance).then_some(ClosestPoints3::Farther)
     }
-    #[inline]
+    #[inline(always)]
     fn builtin(
-        a: ShapeRef3<'_, T>,
-        b: ShapeRef3<'_, T>,
-        b_in_a: &Isometry3<T>,
+        x: ShapeRef3<'_, T>,
+        pose_x: &Isometry3<T>,
+        y: ShapeRef3<'_, T>,
+        pose_y: &Isometry3<T>,
+        swapped: bool,
         max_distance: T,
-    ) -> Option<Self::Answer> {
-        builtin_closest_points(a, b, b_in_a, max_distance)
+    ) -> Option<Result<Self::Answer, DispatchError>> {
+        builtin_closest_points(x, pose_x, y, pose_y, swapped, max_distance)
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -273,39 +299,71 @@ macro_rules! register_block3 {
             }
         }
 
-        #[inline]
+        /// The IntersectsQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_intersects<T: Real>(
-            a: ShapeRef3<'_, T>,
-            b: ShapeRef3<'_, T>,
-            b_in_a: &Isometry3<T>,
-        ) -> Option<bool> {
-            Some(match (a, b) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $intersects(a, b, b_in_a), )*
+            x: ShapeRef3<'_, T>,
+            pose_x: &Isometry3<T>,
+            y: ShapeRef3<'_, T>,
+            pose_y: &Isometry3<T>,
+            swapped: bool,
+            (): (),
+        ) -> Option<Result<bool, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                ),
+                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                ), )*
                 _ => return None,
             })
         }
 
-        #[inline]
+        /// The ContactQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_contact<T: Real>(
-            a: ShapeRef3<'_, T>,
-            b: ShapeRef3<'_, T>,
-            b_in_a: &Isometry3<T>,
-        ) -> Option<Option<Contact3<T>>> {
-            Some(match (a, b) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $contact(a, b, b_in_a), )*
+            x: ShapeRef3<'_, T>,
+            pose_x: &Isometry3<T>,
+            y: ShapeRef3<'_, T>,
+            pose_y: &Isometry3<T>,
+            swapped: bool,
+            (): (),
+        ) -> Option<Result<Option<Contact3<T>>, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $contact(a, b, m),
+                ),
+                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $contact(a, b, m),
+                ), )*
                 _ => return None,
             })
         }
 
-        #[inline]
+        /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        #[inline(always)]
+        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
         fn builtin_closest_points<T: Real>(
-            a: ShapeRef3<'_, T>,
-            b: ShapeRef3<'_, T>,
-            b_in_a: &Isometry3<T>,
+            x: ShapeRef3<'_, T>,
+            pose_x: &Isometry3<T>,
+            y: ShapeRef3<'_, T>,
+            pose_y: &Isometry3<T>,
+            swapped: bool,
             max_distance: T,
-        ) -> Option<ClosestPoints3<T>> {
-            Some(match (a, b) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => $closest(a, b, b_in_a, max_distance), )*
+        ) -> Option<Result<ClosestPoints3<T>, DispatchError>> {
+            Some(match (x, y) {
+                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
+                    (x, a, pose_x), (y, b, pose_y), swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                ),
+                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
+                    (y, a, pose_y), (x, b, pose_x), !swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                ), )*
                 _ => return None,
             })
         }

@@ -181,5 +181,14 @@ fn builtin_query<Q: PairQuery<T, Dim3>, T: Real>(
     pose_b: &Isometry3<T>,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    crate::table::query_with::<T, Dim3, Q>(true, None, a, pose_a, b, pose_b, args)
+    crate::table::query_with::<T, Dim3, Q>(
+        true,
+        &crate::table::NO_USER_PAIRS,
+        || None,
+        a,
+        pose_a,
+        b,
+        pose_b,
+        args,
+    )
 }
