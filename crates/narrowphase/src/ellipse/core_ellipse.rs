@@ -119,6 +119,7 @@ use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::polygonal::{Polygonal, length_and_direction};
+use crate::sat::linear::{Extreme, SCAN_UP_TO, extreme_index};
 use crate::{ClosestPoints, Contact};
 
 /// Whether a rounded core and an ellipse intersect (closed sets: touching
@@ -539,6 +540,10 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// `core_support`).
     #[inline]
     fn support_index(&self, n: &Vector2<T>) -> usize {
+        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
+            // A big polygon: a binary search over its normals, `O(log n)`.
+            return extreme_index(self.a, n);
+        }
         let mut best = 0;
         let mut best_dot = self.a.core_vertex(0).coords.dot(n);
         for i in 1..self.a.core_vertex_count() {
@@ -555,6 +560,9 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// ellipse's centre.
     #[inline]
     fn core_term(&self, n: &Vector2<T>) -> T {
+        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
+            return self.a.core_vertex(extreme_index(self.a, n)).coords.dot(n) - self.t.dot(n);
+        }
         self.a.core_support(n).coords.dot(n) - self.t.dot(n)
     }
 
@@ -612,11 +620,23 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         let mut best: Option<Best<T>> = None;
         // (1) Outward edge normals: exact kinks of h. A segment has two.
         let count = self.a.core_vertex_count();
+        // The normals turn counter-clockwise: a big core's supporting
+        // vertex is climbed to from the previous one (`sat/linear.rs`),
+        // `O(n)` for all of them instead of a scan each.
+        let mut extreme = Extreme::default();
         for i in 0..self.a.core_edge_count() {
             let d = self.a.core_vertex((i + 1) % count) - self.a.core_vertex(i);
             // Scaled: `|d|²` of a tiny edge is subnormal, `|d|` inexact.
             if let Some((_, n)) = length_and_direction(Vector2::new(d.y, -d.x)) {
-                self.offer(&mut best, n, self.value_n(&n));
+                let value = if count > SCAN_UP_TO {
+                    let m = self.to_b(&n);
+                    extreme.max(self.a, &n) - self.t.dot(&n)
+                        + self.r
+                        + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
+                } else {
+                    self.value_n(&n)
+                };
+                self.offer(&mut best, n, value);
                 if count == 2 {
                     self.offer(&mut best, -n, self.value_n(&-n));
                 }
