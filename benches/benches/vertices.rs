@@ -114,7 +114,7 @@ type Place = (f64, f64, f64, f64);
 
 fn placements(rng: &mut Rng, reach: f64) -> Vec<Place> {
     // Half within reach (overlapping or nearly), half beyond.
-    let factors = [0.3, 0.6, 0.9, 0.99, 1.05, 1.3, 2.0, 3.0];
+    let factors: [f64; BATCH] = [0.3, 0.6, 0.9, 0.99, 1.05, 1.3, 2.0, 3.0];
     factors
         .iter()
         .map(|f| {
@@ -173,12 +173,14 @@ fn bench(c: &mut Criterion) {
                         ppose,
                         &**theirs,
                     )
-                    .unwrap();
+                    .unwrap()
+                    .intersecting;
                     assert_eq!(hit, their_hit, "{name} n = {n}: the booleans differ");
                     let d = narrowphase::distance(&ours_big, &identity, &*ours, pose).unwrap();
                     let e =
                         parry2d_f64::query::distance(&parry_origin, &theirs_big, ppose, &**theirs)
-                            .unwrap();
+                            .unwrap()
+                            .distance;
                     assert!(
                         (d - e).abs() <= 1e-6 * (1.0 + d.max(e)),
                         "{name} n = {n}: distances {d} and {e}"

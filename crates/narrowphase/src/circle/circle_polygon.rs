@@ -33,9 +33,9 @@
 //!    at a vertex, the direction `q − c` normalised from the scaled vector.
 //!    The circle's point is `c` moved by `r` along the direction.
 //!
-//! `O(n)` with no square root but the vertex case's, instead of the general
-//! kernel's separating-axis pass (`O(n²)` for a point core) and its
-//! (vertex, edge) loop.
+//! `O(n)` with no square root but the vertex case's, and without the general
+//! kernel's separating-axis pass (`O(n)` for a big polygon, its extremes
+//! climbed to: `sat/linear.rs`) and its (vertex, edge) loop.
 //!
 //! The contact comes from the general rounded-core kernel
 //! ([`crate::sat::core_contact`]): the circle is a point core grown by `r`, and

@@ -28,9 +28,13 @@
 //!
 //! Degenerate cases: two coincident point cores overlap with the documented
 //! normal `+x` of A's frame; closest points at distance zero (cores touching
-//! through rounding) take the separating axis as normal. Cost: `O(n·m)` axis
-//! projections, `O(n·m)` point–segment distances only for rounded shapes whose
-//! cores are apart.
+//! through rounding) take the separating axis as normal.
+//!
+//! Cost: for cores of at most [`SCAN_UP_TO`] vertices, `O(n·m)` axis
+//! projections and a pruned search over the (vertex, edge) pairs. A bigger
+//! polygon's projections on turning normals climb to their extremes instead
+//! of scanning, and two polygons' closest pair comes from a walk round their
+//! Minkowski difference (`linear.rs`): `O(n + m)` for every query.
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;

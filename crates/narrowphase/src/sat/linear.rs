@@ -253,3 +253,95 @@ pub(crate) fn extreme_index<T: Real, P: Polygonal<T>>(p: &P, d: &Vector2<T>) -> 
     }
     i
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use shape::ConvexPolygon;
+    use shape::testing::cases;
+
+    /// `n` points on an ellipse at sorted random angles, hulled.
+    fn polygon(angles: &[f64], r: f64, squash: f64) -> ConvexPolygon<f64> {
+        let mut t = angles.to_vec();
+        t.sort_by(f64::total_cmp);
+        let pts: Vec<Point2<f64>> = t
+            .iter()
+            .map(|a| Point2::new(r * a.cos(), r * squash * a.sin()))
+            .collect();
+        ConvexPolygon::from_hull(&pts).unwrap()
+    }
+
+    fn scan_max(p: &ConvexPolygon<f64>, d: &Vector2<f64>) -> f64 {
+        p.vertices()
+            .iter()
+            .map(|v| v.coords.dot(d))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    fn angles() -> impl Strategy<Value = Vec<f64>> {
+        prop::collection::vec(0.0..core::f64::consts::TAU, 3..600)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(64)))]
+
+        /// Climbing along a polygon's own normals, one turn round, gives the
+        /// scan's extremes (the same dot products: exactly, away from ties
+        /// within rounding).
+        #[test]
+        fn climb_matches_scan(t in angles(), r in 0.1f64..10.0, q in 0.2f64..1.0) {
+            let p = polygon(&t, r, q);
+            let (mut hi, mut lo) = (Extreme::default(), Extreme::default());
+            let tol = 1e-13 * r;
+            for n in p.normals() {
+                prop_assert!((hi.max(&p, n) - scan_max(&p, n)).abs() <= tol);
+                prop_assert!((lo.min(&p, n) + scan_max(&p, &-n)).abs() <= tol);
+            }
+        }
+
+        /// The binary search over the normals finds a scan's maximum for any
+        /// direction.
+        #[test]
+        fn binary_search_matches_scan(t in angles(), r in 0.1f64..10.0, q in 0.2f64..1.0,
+                                      dirs in prop::collection::vec(-3.2f64..3.2, 1..32)) {
+            let p = polygon(&t, r, q);
+            for a in dirs {
+                let d = Vector2::new(a.cos(), a.sin());
+                let i = extreme_index(&p, &d);
+                prop_assert!((p.vertices()[i].coords.dot(&d) - scan_max(&p, &d)).abs() <= 1e-13 * r);
+            }
+            // Exactly along every normal, where two vertices tie.
+            for n in p.normals() {
+                let i = extreme_index(&p, n);
+                prop_assert!((p.vertices()[i].coords.dot(n) - scan_max(&p, n)).abs() <= 1e-13 * r);
+            }
+        }
+
+        /// The walk's closest pair is the brute force's over all (vertex,
+        /// edge) pairs, for polygons apart.
+        #[test]
+        fn walk_matches_brute_force(ta in angles(), tb in angles(), x in 0.0f64..8.0,
+                                    y in -4.0f64..4.0, turn in -3.2f64..3.2) {
+            let (a, b) = (polygon(&ta, 1.0, 0.6), polygon(&tb, 1.5, 0.4));
+            let m = Isometry2::new(Vector2::new(x + 2.6, y), turn);
+            let (pa, pb, _) = walk_closest(&a, &b, &m);
+            let bv: Vec<Point2<f64>> = b.vertices().iter().map(|v| m * v).collect();
+            let closest = |p: &Point2<f64>, vs: &[Point2<f64>]| {
+                (0..vs.len())
+                    .map(|i| {
+                        let q = shape::dim2::closest_point_on_segment(&vs[i], &vs[(i + 1) % vs.len()], p);
+                        (q - p).norm()
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let brute = a
+                .vertices()
+                .iter()
+                .map(|p| closest(p, &bv))
+                .chain(bv.iter().map(|q| closest(q, a.vertices())))
+                .fold(f64::INFINITY, f64::min);
+            prop_assert!(((pb - pa).norm() - brute).abs() <= 1e-12 * (8.0 + x), "{} {}", (pb - pa).norm(), brute);
+        }
+    }
+}
