@@ -502,6 +502,16 @@ fn regular_known_values<T: Real>(n: usize, tol: f64) {
     assert!((k.normal.x.as_f64() - c).abs() <= tol && (k.normal.y.as_f64() - s).abs() <= tol);
     assert!(narrowphase::intersects(&big, &id, &big, &at(depth_at * c, depth_at * s, PI)).unwrap());
     assert!(!narrowphase::intersects(&big, &id, &circle, &at(1.3, 0.0, 0.0)).unwrap());
+    // Touching vertex 0 = (1, 0) exactly: closed sets, so they meet.
+    let touch = at(1.25, 0.0, 0.0);
+    assert!(narrowphase::intersects(&big, &id, &circle, &touch).unwrap());
+    assert!(narrowphase::intersects(&circle, &touch, &big, &id).unwrap());
+    let k = narrowphase::contact(&big, &id, &circle, &touch).unwrap().unwrap();
+    assert_eq!(k.depth, T::zero());
+    assert_eq!(
+        narrowphase::closest_points(&big, &id, &circle, &touch, T::one()).unwrap(),
+        ClosestPoints::Intersecting
+    );
 }
 
 #[test]

@@ -269,80 +269,135 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         axis: Vector2::x(),
         depth: T::infinity(),
     };
-    let mut test = |axis: Vector2<T>, (a0, a1): (T, T), (b0, b1): (T, T)| -> bool {
-        let up = a1 - b0;
-        let down = b1 - a0;
-        if up < T::zero() || down < T::zero() {
-            let (gap, axis) = if up < T::zero() {
-                (-up, axis)
-            } else {
-                (-down, -axis)
-            };
-            // The first separating axis decides, in the boolean and the contact
-            // alike, so the two can never disagree.
-            best = CoreSat::Separated { axis, gap };
-            return true;
-        }
-        if let CoreSat::Overlap { depth, .. } = best {
-            let (o, n) = if up <= down {
-                (up, axis)
-            } else {
-                (down, -axis)
-            };
-            if o < depth {
-                best = CoreSat::Overlap { axis: n, depth: o };
+    let test =
+        |best: &mut CoreSat<T>, axis: Vector2<T>, (a0, a1): (T, T), (b0, b1): (T, T)| -> bool {
+            let up = a1 - b0;
+            let down = b1 - a0;
+            if up < T::zero() || down < T::zero() {
+                let (gap, axis) = if up < T::zero() {
+                    (-up, axis)
+                } else {
+                    (-down, -axis)
+                };
+                // The first separating axis decides, in the boolean and the contact
+                // alike, so the two can never disagree.
+                *best = CoreSat::Separated { axis, gap };
+                return true;
+            }
+            if let CoreSat::Overlap { depth, .. } = *best {
+                let (o, n) = if up <= down {
+                    (up, axis)
+                } else {
+                    (down, -axis)
+                };
+                if o < depth {
+                    *best = CoreSat::Overlap { axis: n, depth: o };
+                }
+            }
+            false
+        };
+    // A big polygon against a small core (a point, segment or box: at most
+    // four vertices): along the polygon's outward normal `n` of the edge
+    // from `v`, the polygon reaches exactly `v·n`, so only the small core is
+    // projected (one-sided, as in `polygon_sat`): `O(n)` for all its faces,
+    // instead of projecting the polygon on each of them. The small core's
+    // own axes stay two-sided, so the candidate normals still hold every
+    // face of the Minkowski difference.
+    if a.has_edge_normals() && na > SCAN_UP_TO {
+        for i in 0..a.core_axis_count() {
+            let n = a.core_axis(i);
+            let v = a.core_vertex(i);
+            let sep = (0..nb).fold(T::infinity(), |m, k| {
+                Float::min(m, (b_in_a * b.core_vertex(k) - v).dot(&n))
+            });
+            if one_sided(&mut best, n, sep) {
+                return best;
             }
         }
-        false
-    };
-    // A big polygon projected on its own edge normals, which turn
-    // counter-clockwise: its extremes are climbed to, not scanned for
-    // (`linear.rs`), `O(n)` for all its axes together instead of `O(n²)`.
-    let climb_a = a.has_edge_normals() && na > SCAN_UP_TO;
-    let (mut lo_a, mut hi_a) = (Extreme::default(), Extreme::default());
-    for i in 0..a.core_axis_count() {
-        let axis = a.core_axis(i);
-        let pa = if climb_a {
-            (lo_a.min(a, &axis), hi_a.max(a, &axis))
-        } else {
-            project_a(a, &axis)
-        };
-        if test(axis, pa, project_b(b, b_in_a, &axis)) {
-            return best;
+    } else {
+        for i in 0..a.core_axis_count() {
+            let axis = a.core_axis(i);
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
     }
-    let climb_b = b.has_edge_normals() && nb > SCAN_UP_TO;
-    let (mut lo_b, mut hi_b) = (Extreme::default(), Extreme::default());
-    for j in 0..b.core_axis_count() {
-        let axis = b_in_a.rotation * b.core_axis(j);
-        let pb = if climb_b {
-            // `project_b`'s arithmetic, with the extremes climbed to.
-            let local = b_in_a.rotation.inverse_transform_vector(&axis);
-            let offset = b_in_a.translation.vector.dot(&axis);
-            (lo_b.min(b, &local) + offset, hi_b.max(b, &local) + offset)
-        } else {
-            project_b(b, b_in_a, &axis)
-        };
-        if test(axis, project_a(a, &axis), pb) {
-            return best;
+    if b.has_edge_normals() && nb > SCAN_UP_TO {
+        // The same in B's frame, A's few vertices moved into it.
+        let a_in_b = b_in_a.inverse();
+        for j in 0..b.core_axis_count() {
+            let m = b.core_axis(j);
+            let w = b.core_vertex(j);
+            let sep = (0..na).fold(T::infinity(), |s, k| {
+                Float::min(s, (a_in_b * a.core_vertex(k) - w).dot(&m))
+            });
+            // From A towards B: against B's outward normal, in A's frame.
+            if one_sided(&mut best, -(b_in_a.rotation * m), sep) {
+                return best;
+            }
+        }
+    } else {
+        for j in 0..b.core_axis_count() {
+            let axis = b_in_a.rotation * b.core_axis(j);
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
     }
     if na <= 2 && nb <= 2 {
         // Two degenerate cores: the segments' directions decide collinear cases.
         if na == 2 {
             let axis = unit(a.core_vertex(1) - a.core_vertex(0));
-            if test(axis, project_a(a, &axis), project_b(b, b_in_a, &axis)) {
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
                 return best;
             }
         }
         if nb == 2 {
             let axis = b_in_a.rotation * unit(b.core_vertex(1) - b.core_vertex(0));
-            if test(axis, project_a(a, &axis), project_b(b, b_in_a, &axis)) {
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
                 return best;
             }
         }
     }
     best
+}
+
+/// One face of a big polygon against a small core: `sep` is the core's
+/// least offset beyond the face along its unit normal `axis` (A → B). A
+/// positive `sep` separates (the first one decides, as in the two-sided
+/// test); otherwise `−sep` is a candidate depth, kept when strictly least.
+#[inline]
+fn one_sided<T: Real>(best: &mut CoreSat<T>, axis: Vector2<T>, sep: T) -> bool {
+    if sep > T::zero() {
+        *best = CoreSat::Separated { axis, gap: sep };
+        return true;
+    }
+    if let CoreSat::Overlap { depth, .. } = *best
+        && -sep < depth
+    {
+        *best = CoreSat::Overlap { axis, depth: -sep };
+    }
+    false
 }
 
 /// Two polygons with outward edge normals: along A's normal `n` of the edge
