@@ -819,10 +819,13 @@ fn vertices_section(r: &Results, md: &mut String) {
     }
 }
 
+/// A plotted line of the vertex-count plots: label, colour, dashed, (n, ns).
+type VertexLine<'a> = (String, &'a str, bool, Vec<(f64, f64)>);
+
 /// A log–log plot of time per query against the vertex count for one query:
 /// kasanari solid, parry dashed, one colour per pair.
 fn vertices_plot(r: &Results, query: &str) -> String {
-    let mut lines: Vec<(String, &str, bool, Vec<(f64, f64)>)> = Vec::new();
+    let mut lines: Vec<VertexLine<'_>> = Vec::new();
     for (pair, colour) in VERTEX_PAIRS {
         let g = format!("vertices_{query}/{pair}");
         for (f, dashed) in [("kasanari", false), ("parry", true)] {
