@@ -40,7 +40,7 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
 
-use super::linear::{Extreme, SCAN_UP_TO, big, walk_closest};
+use super::linear::{Extreme, SCAN_UP_TO, big, point_closest, walk_closest};
 use crate::polygonal::{Polygonal, length_and_direction, unit};
 use crate::{ClosestPoints, Contact};
 
@@ -303,12 +303,13 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     // instead of projecting the polygon on each of them. The small core's
     // own axes stay two-sided, so the candidate normals still hold every
     // face of the Minkowski difference.
-    if a.has_edge_normals() && na > SCAN_UP_TO {
+    if a.has_edge_normals() && na > SCAN_UP_TO && nb <= 4 {
+        let (moved, count) = small_core_in(b, b_in_a);
         for i in 0..a.core_axis_count() {
             let n = a.core_axis(i);
             let v = a.core_vertex(i);
-            let sep = (0..nb).fold(T::infinity(), |m, k| {
-                Float::min(m, (b_in_a * b.core_vertex(k) - v).dot(&n))
+            let sep = moved[..count].iter().fold(T::infinity(), |m, q| {
+                Float::min(m, (q - v).dot(&n))
             });
             if one_sided(&mut best, n, sep) {
                 return best;
@@ -327,14 +328,14 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             }
         }
     }
-    if b.has_edge_normals() && nb > SCAN_UP_TO {
+    if b.has_edge_normals() && nb > SCAN_UP_TO && na <= 4 {
         // The same in B's frame, A's few vertices moved into it.
-        let a_in_b = b_in_a.inverse();
+        let (moved, count) = small_core_in(a, &b_in_a.inverse());
         for j in 0..b.core_axis_count() {
             let m = b.core_axis(j);
             let w = b.core_vertex(j);
-            let sep = (0..na).fold(T::infinity(), |s, k| {
-                Float::min(s, (a_in_b * a.core_vertex(k) - w).dot(&m))
+            let sep = moved[..count].iter().fold(T::infinity(), |s, p| {
+                Float::min(s, (p - w).dot(&m))
             });
             // From A towards B: against B's outward normal, in A's frame.
             if one_sided(&mut best, -(b_in_a.rotation * m), sep) {
@@ -380,6 +381,18 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         }
     }
     best
+}
+
+/// The vertices of a core without edge normals (a point, segment or box: at
+/// most four) moved by `m`, once, and how many there are.
+#[inline]
+fn small_core_in<T: Real, P: Polygonal<T>>(p: &P, m: &Isometry2<T>) -> ([Point2<T>; 4], usize) {
+    let mut out = [Point2::origin(); 4];
+    let count = p.core_vertex_count().min(4);
+    for (k, o) in out.iter_mut().enumerate().take(count) {
+        *o = m * p.core_vertex(k);
+    }
+    (out, count)
 }
 
 /// One face of a big polygon against a small core: `sep` is the core's
@@ -527,6 +540,19 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         // Two polygons, one big: the walk round their Minkowski
         // difference, `O(n + m)` (`linear.rs`).
         return walk_closest(a, b, b_in_a);
+    }
+    // A point core against a big polygon: one pass over the polygon's edges
+    // in its own frame (`linear.rs`).
+    if a.core_vertex_count() == 1 && b.has_edge_normals() && big(a, b) {
+        let p = a.core_vertex(0);
+        let (q, edge) = point_closest(b, &b_in_a.inverse_transform_point(&p));
+        let edge = edge.map(|(e0, e)| (b_in_a * e0, b_in_a.rotation * e, false));
+        return (p, b_in_a * q, edge);
+    }
+    if b.core_vertex_count() == 1 && a.has_edge_normals() && big(a, b) {
+        let q = b_in_a * b.core_vertex(0);
+        let (p, edge) = point_closest(a, &q);
+        return (p, q, edge.map(|(e0, e)| (e0, e, true)));
     }
     // The best pair so far and its squared distance.
     type Best<T> = ((Point2<T>, Point2<T>, InsideEdge<T>), T);

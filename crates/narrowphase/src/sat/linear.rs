@@ -202,6 +202,43 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     best.0
 }
 
+/// The point of a convex core with edge normals nearest the point `c`
+/// outside it (both in the core's frame), and the edge (start, vector)
+/// when that point lies strictly inside it: one pass over the edges, the
+/// foot of `c` on each clamped to it (Ericson §5.1.2), skipping an edge
+/// whose line is already farther than the best found (`|(c − v)·n|` bounds
+/// the distance to the edge from below).
+pub(crate) fn point_closest<T: Real, P: Polygonal<T>>(
+    p: &P,
+    c: &Point2<T>,
+) -> (Point2<T>, Option<(Point2<T>, Vector2<T>)>) {
+    let n = p.core_vertex_count();
+    let mut best = (p.core_vertex(0), T::infinity(), None);
+    for i in 0..n {
+        let v0 = p.core_vertex(i);
+        let line = (c - v0).dot(&p.core_axis(i));
+        if line * line > best.1 {
+            continue;
+        }
+        let v1 = p.core_vertex(if i + 1 == n { 0 } else { i + 1 });
+        let e = v1 - v0;
+        let t = (c - v0).dot(&e);
+        let ee = e.norm_squared();
+        let (q, edge) = if t <= T::zero() {
+            (v0, None)
+        } else if t >= ee {
+            (v1, None)
+        } else {
+            (v0 + e * (t / ee), Some((v0, e)))
+        };
+        let d2 = (q - c).norm_squared();
+        if d2 < best.1 {
+            best = (q, d2, edge);
+        }
+    }
+    (best.0, best.2)
+}
+
 /// The index of a vertex maximising `v·d` over a strictly convex
 /// counter-clockwise core with edge normals (`has_edge_normals`), in
 /// `O(log n)`: vertex `i + 1` is extreme for the directions between the
