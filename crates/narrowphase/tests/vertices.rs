@@ -446,6 +446,19 @@ proptest! {
             }
         } else {
             prop_assert!(!narrowphase::intersects(&a, &id, &e, &ib).unwrap());
+            // Apart: the distance is at most, and within the sampling's sag
+            // of, the least distance from 360 points of the ellipse's
+            // boundary to the polygon.
+            let d = narrowphase::distance(&a, &id, &e, &ib).unwrap();
+            let sampled = (0..360)
+                .map(|k| {
+                    let th = TAU * f64::from(k) / 360.0;
+                    let q = ib * Point2::new(rx * th.cos(), ry * th.sin());
+                    (a.project_point(&id, &q, true).point - q).norm()
+                })
+                .fold(f64::INFINITY, f64::min);
+            let sag = rx.max(ry) * (TAU / 360.0) * (TAU / 360.0) * (rx.max(ry) / rx.min(ry));
+            prop_assert!(d <= sampled + 1e-9 && d >= sampled - sag, "{} {}", d, sampled);
         }
     }
 }
@@ -506,7 +519,9 @@ fn regular_known_values<T: Real>(n: usize, tol: f64) {
     let touch = at(1.25, 0.0, 0.0);
     assert!(narrowphase::intersects(&big, &id, &circle, &touch).unwrap());
     assert!(narrowphase::intersects(&circle, &touch, &big, &id).unwrap());
-    let k = narrowphase::contact(&big, &id, &circle, &touch).unwrap().unwrap();
+    let k = narrowphase::contact(&big, &id, &circle, &touch)
+        .unwrap()
+        .unwrap();
     assert_eq!(k.depth, T::zero());
     assert_eq!(
         narrowphase::closest_points(&big, &id, &circle, &touch, T::one()).unwrap(),

@@ -308,9 +308,9 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         for i in 0..a.core_axis_count() {
             let n = a.core_axis(i);
             let v = a.core_vertex(i);
-            let sep = moved[..count].iter().fold(T::infinity(), |m, q| {
-                Float::min(m, (q - v).dot(&n))
-            });
+            let sep = moved[..count]
+                .iter()
+                .fold(T::infinity(), |m, q| Float::min(m, (q - v).dot(&n)));
             if one_sided(&mut best, n, sep) {
                 return best;
             }
@@ -334,9 +334,9 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         for j in 0..b.core_axis_count() {
             let m = b.core_axis(j);
             let w = b.core_vertex(j);
-            let sep = moved[..count].iter().fold(T::infinity(), |s, p| {
-                Float::min(s, (p - w).dot(&m))
-            });
+            let sep = moved[..count]
+                .iter()
+                .fold(T::infinity(), |s, p| Float::min(s, (p - w).dot(&m)));
             // From A towards B: against B's outward normal, in A's frame.
             if one_sided(&mut best, -(b_in_a.rotation * m), sep) {
                 return best;
