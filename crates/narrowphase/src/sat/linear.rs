@@ -56,6 +56,14 @@
 //! decision between two edges parallel to rounding moves the chain off `D`'s
 //! boundary by a sliver as thin as that rounding.
 //!
+//! # Also here
+//!
+//! [`point_closest`]: a point's nearest point on a big polygon, one pass over
+//! its edges; [`extreme_index`]: a polygon's extreme vertex along any
+//! direction in `O(log n)`, by binary search over its sorted normals (for the
+//! ellipse kernel's Newton steps). The one-sided pass of a big polygon
+//! against a small core is in `core.rs` (`core_sat`).
+//!
 //! Degenerate cases: both cores must be strictly convex and counter-clockwise
 //! with at least three vertices (triangles and polygons: validated at
 //! construction); a segment or a point core keeps the general kernel's
