@@ -210,6 +210,9 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     best.0
 }
 
+/// An edge of a core: its start and its vector.
+pub(crate) type Edge<T> = (Point2<T>, Vector2<T>);
+
 /// The point of a convex core with edge normals nearest the point `c`
 /// outside it (both in the core's frame), and the edge (start, vector)
 /// when that point lies strictly inside it: one pass over the edges, the
@@ -219,7 +222,7 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 pub(crate) fn point_closest<T: Real, P: Polygonal<T>>(
     p: &P,
     c: &Point2<T>,
-) -> (Point2<T>, Option<(Point2<T>, Vector2<T>)>) {
+) -> (Point2<T>, Option<Edge<T>>) {
     let n = p.core_vertex_count();
     let mut best = (p.core_vertex(0), T::infinity(), None);
     for i in 0..n {
