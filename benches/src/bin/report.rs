@@ -1,5 +1,6 @@
-//! Turns criterion's results (`target/criterion`) into `docs/benchmarks.md` and
-//! the broad-phase plot `docs/benchmarks-broadphase.svg`.
+//! Turns criterion's results (`target/criterion`) into `docs/benchmarks.md`,
+//! the broad-phase plot `docs/benchmarks-broadphase.svg` and the vertex-count
+//! plots `docs/benchmarks-vertices-{intersects,contact,distance}.svg`.
 //!
 //! Run after the benchmarks:
 //!
@@ -47,6 +48,12 @@ fn main() {
     let docs = root.join("docs");
     write(&docs.join("benchmarks.md"), &md);
     write(&docs.join("benchmarks-broadphase.svg"), &svg);
+    for query in VERTEX_QUERIES {
+        write(
+            &docs.join(format!("benchmarks-vertices-{query}.svg")),
+            &vertices_plot(&results, query),
+        );
+    }
     eprintln!(
         "wrote docs/benchmarks.md and docs/benchmarks-broadphase.svg from {} results",
         results.len()
@@ -603,6 +610,7 @@ fn report(r: &Results, notes: &str) -> String {
         }
     }
     let _ = writeln!(w);
+    vertices_section(r, w);
     if !notes.trim().is_empty() {
         let _ = writeln!(w, "{}", notes.trim_end());
     }
@@ -749,6 +757,183 @@ fn broad_phase_plot(r: &Results) -> String {
         let _ = writeln!(
             svg,
             "<line x1=\"{}\" y1=\"{ly:.1}\" x2=\"{}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{:.1}\">{label}</text>",
+            m + 10.0,
+            m + 30.0,
+            m + 36.0,
+            ly + 4.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+// ---------------------------------------------------------------------------
+// Cost against vertex count (benches/benches/vertices.rs).
+// ---------------------------------------------------------------------------
+
+/// The queries of the vertex-count benchmark, as in its group names.
+const VERTEX_QUERIES: [&str; 3] = ["intersects", "contact", "distance"];
+
+/// The pairs of the vertex-count benchmark, each with its plot colour.
+const VERTEX_PAIRS: [(&str, &str); 4] = [
+    ("circle_polygon", "#1f77b4"),
+    ("capsule_polygon", "#2ca02c"),
+    ("polygon_polygon", "#d62728"),
+    ("ellipse_polygon", "#9467bd"),
+];
+
+/// Placements answered per iteration of the vertex-count benchmark.
+const VERTEX_BATCH: f64 = 8.0;
+
+/// The vertex-count section of the report, appended after the others: per
+/// query, a table of time per query against `n` for each pair, and the plot.
+fn vertices_section(r: &Results, md: &mut String) {
+    if !r.keys().any(|(g, _, _)| g.starts_with("vertices_")) {
+        return;
+    }
+    let w = md;
+    let _ = writeln!(
+        w,
+        "## 7. Cost against vertex count (f64, per query; one regular n-gon against a partner)\n"
+    );
+    let _ = writeln!(
+        w,
+        "Goal: every pair `O(n + m)` or better in the vertex counts, and a 40,000-vertex \
+         polygon against a circle in under 1 ms. `polygon_polygon` is two n-gons; \
+         `ellipse_polygon` has no parry equivalent.\n"
+    );
+    for query in VERTEX_QUERIES {
+        let _ = writeln!(
+            w,
+            "### {query}\n\n![{query} time against vertex count](benchmarks-vertices-{query}.svg)\n"
+        );
+        let _ = writeln!(
+            w,
+            "| pair | n | kasanari | parry | ratio |\n|---|---|---|---|---|"
+        );
+        for (pair, _) in VERTEX_PAIRS {
+            let g = format!("vertices_{query}/{pair}");
+            for n in params(r, &g, "kasanari") {
+                let (k, p) = (get(r, &g, "kasanari", &n), get(r, &g, "parry", &n));
+                let _ = writeln!(
+                    w,
+                    "| {pair} | {n} | {} | {} | {} |",
+                    time(k.map(|t| t / VERTEX_BATCH)),
+                    time(p.map(|t| t / VERTEX_BATCH)),
+                    ratio_cell(ratio(k, p))
+                );
+            }
+        }
+        let _ = writeln!(w);
+    }
+}
+
+/// A plotted line of the vertex-count plots: label, colour, dashed, (n, ns).
+type VertexLine<'a> = (String, &'a str, bool, Vec<(f64, f64)>);
+
+/// A log–log plot of time per query against the vertex count for one query:
+/// kasanari solid, parry dashed, one colour per pair.
+fn vertices_plot(r: &Results, query: &str) -> String {
+    let mut lines: Vec<VertexLine<'_>> = Vec::new();
+    for (pair, colour) in VERTEX_PAIRS {
+        let g = format!("vertices_{query}/{pair}");
+        for (f, dashed) in [("kasanari", false), ("parry", true)] {
+            let pts: Vec<(f64, f64)> = params(r, &g, f)
+                .iter()
+                .filter_map(|n| Some((n.parse::<f64>().ok()?, get(r, &g, f, n)? / VERTEX_BATCH)))
+                .collect();
+            if !pts.is_empty() {
+                lines.push((format!("{pair}, {f}"), colour, dashed, pts));
+            }
+        }
+    }
+    let (w, h, m) = (720.0, 460.0, 70.0);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    let all: Vec<(f64, f64)> = lines.iter().flat_map(|l| l.3.iter().copied()).collect();
+    if all.is_empty() {
+        let _ = writeln!(
+            svg,
+            "<text x=\"20\" y=\"40\">no vertex-count results</text>\n</svg>"
+        );
+        return svg;
+    }
+    let lg = |v: f64| v.log10();
+    let bounds = |f: fn(&(f64, f64)) -> f64| {
+        let lo = all
+            .iter()
+            .map(|p| lg(f(p)))
+            .fold(f64::INFINITY, f64::min)
+            .floor();
+        let hi = all
+            .iter()
+            .map(|p| lg(f(p)))
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil();
+        (lo, hi.max(lo + 1.0))
+    };
+    let ((x0, x1), (y0, y1)) = (bounds(|p| p.0), bounds(|p| p.1));
+    let sx = |v: f64| m + (lg(v) - x0) / (x1 - x0) * (w - 2.0 * m);
+    let sy = |v: f64| h - m - (lg(v) - y0) / (y1 - y0) * (h - 2.0 * m);
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{query} (f64): time per query against the polygon's vertex count, log–log</text>",
+        w / 2.0
+    );
+    for e in (x0 as i32)..=(x1 as i32) {
+        let x = sx(10f64.powi(e));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x:.1}\" y1=\"{m}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"#ddd\"/><text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">10^{e}</text>",
+            h - m,
+            h - m + 18.0
+        );
+    }
+    for e in (y0 as i32)..=(y1 as i32) {
+        let y = sy(10f64.powi(e));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{m}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            w - m,
+            m - 6.0,
+            y + 4.0,
+            time(Some(10f64.powi(e)))
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">n (vertices)</text>",
+        w / 2.0,
+        h - 20.0
+    );
+    for (i, (label, colour, dashed, pts)) in lines.iter().enumerate() {
+        let dash = if *dashed {
+            " stroke-dasharray=\"6 4\""
+        } else {
+            ""
+        };
+        let path: Vec<String> = pts
+            .iter()
+            .map(|(n, t)| format!("{:.1},{:.1}", sx(*n), sy(*t)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash} points=\"{}\"/>",
+            path.join(" ")
+        );
+        for (n, t) in pts {
+            let _ = writeln!(
+                svg,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>",
+                sx(*n),
+                sy(*t)
+            );
+        }
+        let ly = m + 8.0 + 16.0 * i as f64;
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{}\" y1=\"{ly:.1}\" x2=\"{}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/><text x=\"{}\" y=\"{:.1}\">{label}</text>",
             m + 10.0,
             m + 30.0,
             m + 36.0,

@@ -33,9 +33,16 @@
 //!    at a vertex, the direction `q − c` normalised from the scaled vector.
 //!    The circle's point is `c` moved by `r` along the direction.
 //!
-//! `O(n)` with no square root but the vertex case's, instead of the general
-//! kernel's separating-axis pass (`O(n²)` for a point core) and its
-//! (vertex, edge) loop.
+//! `O(n)` with no square root but the vertex case's, and without the general
+//! kernel's separating-axis pass (`O(n)` for a big polygon, its extremes
+//! climbed to: `sat/linear.rs`) and its (vertex, edge) loop.
+//!
+//! A polygon of more than 16 vertices (`sat::linear::SCAN_UP_TO`) takes the
+//! general rounded-core kernel for all three queries instead: its one-sided
+//! pass over the polygon's faces (one dot product per edge, the circle's
+//! centre against each face) decides, and then the boolean, the contact and
+//! the closest points all come from that one decision, as for every other
+//! core pair (about three times cheaper per edge than step 1's products).
 //!
 //! The contact comes from the general rounded-core kernel
 //! ([`crate::sat::core_contact`]): the circle is a point core grown by `r`, and
@@ -47,7 +54,8 @@ use num_traits::Float;
 use shape::{Circle, ConvexPolygon, Real, Triangle};
 
 use crate::polygonal::{Polygonal, length_and_direction};
-use crate::sat::core_contact;
+use crate::sat::linear::SCAN_UP_TO;
+use crate::sat::{core_closest_points, core_contact, core_intersects};
 use crate::{ClosestPoints, Contact};
 
 /// Seed 001's test, generic over the polygon's core view.
@@ -118,6 +126,10 @@ fn scaled_test<T: Real, P: Polygonal<T>>(r: T, c: &Point2<T>, p: &P, k: T) -> Op
 /// ```
 #[inline]
 pub fn circle_polygon<T: Real>(a: &Circle<T>, b: &ConvexPolygon<T>, b_in_a: &Isometry2<T>) -> bool {
+    if b.len() > SCAN_UP_TO {
+        // A big polygon: the core kernel's one-sided pass (module notes).
+        return core_intersects(a, b, b_in_a);
+    }
     circle_core_polygon(a.radius(), b, b_in_a)
 }
 
@@ -128,6 +140,9 @@ pub fn circle_polygon_contact<T: Real>(
     b: &ConvexPolygon<T>,
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
+    if b.len() > SCAN_UP_TO {
+        return core_contact(a, b, b_in_a);
+    }
     if !circle_polygon(a, b, b_in_a) {
         return None;
     }
@@ -249,6 +264,9 @@ pub fn circle_polygon_closest_points<T: Real>(
     b_in_a: &Isometry2<T>,
     max_distance: T,
 ) -> ClosestPoints<T> {
+    if b.len() > SCAN_UP_TO {
+        return core_closest_points(a, b, b_in_a, max_distance);
+    }
     if circle_polygon(a, b, b_in_a) {
         ClosestPoints::Intersecting
     } else {

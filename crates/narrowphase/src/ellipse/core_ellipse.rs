@@ -119,6 +119,7 @@ use shape::{Ellipse, Real};
 
 use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
 use crate::polygonal::{Polygonal, length_and_direction};
+use crate::sat::linear::{Extreme, SCAN_UP_TO, extreme_index};
 use crate::{ClosestPoints, Contact};
 
 /// Whether a rounded core and an ellipse intersect (closed sets: touching
@@ -441,9 +442,14 @@ fn core_distance<T: Real, A: Polygonal<T>>(a: &A, radii: Vector2<T>, b_in_a: &Is
         return point_distance(radii, &local_vertex(a, b_in_a, 0));
     }
     let mut best = T::infinity();
-    for i in 0..a.core_edge_count() {
+    let (start, reach) = near_first(a, radii, b_in_a);
+    for k in 0..a.core_edge_count() {
+        let i = (start + k) % n;
         let q0 = local_vertex(a, b_in_a, i);
         let q1 = local_vertex(a, b_in_a, (i + 1) % n);
+        if beyond_reach(&q0, &q1, reach, best) {
+            continue;
+        }
         let d = match line_gap(radii, &q0, &q1) {
             Some(g) => g.gap,
             None => Float::min(point_distance(radii, &q0), point_distance(radii, &q1)),
@@ -451,6 +457,43 @@ fn core_distance<T: Real, A: Polygonal<T>>(a: &A, radii: Vector2<T>, b_in_a: &Is
         best = Float::min(best, d);
     }
     best
+}
+
+/// For a big core (more than `SCAN_UP_TO` vertices): the vertex nearest the
+/// ellipse's centre, to start the edge loop from (so that a near edge sets
+/// the best distance early), and the ellipse's reach `max(rx, ry)`. For a
+/// small core, vertex 0 and an infinite reach: every edge is computed, as
+/// before.
+fn near_first<T: Real, A: Polygonal<T>>(
+    a: &A,
+    radii: Vector2<T>,
+    b_in_a: &Isometry2<T>,
+) -> (usize, T) {
+    let n = a.core_vertex_count();
+    if n <= SCAN_UP_TO {
+        return (0, T::infinity());
+    }
+    let mut near = (0, T::infinity());
+    for i in 0..n {
+        let d = local_vertex(a, b_in_a, i).coords.norm_squared();
+        if d < near.1 {
+            near = (i, d);
+        }
+    }
+    (near.0, radii.amax())
+}
+
+/// Whether the edge `q0 → q1` (ellipse frame) cannot hold a point nearer
+/// the ellipse than `best`: the ellipse lies in the disk of radius `reach`
+/// about its centre, so every point of the edge is at least its distance to
+/// the centre minus `reach` from the ellipse (triangle inequality). With an
+/// infinite reach, never.
+#[inline]
+fn beyond_reach<T: Real>(q0: &Point2<T>, q1: &Point2<T>, reach: T, best: T) -> bool {
+    reach.is_finite() && {
+        let q = shape::dim2::closest_point_on_segment(q0, q1, &Point2::origin());
+        q.coords.norm() - reach > best
+    }
 }
 
 /// The closest pair (core point, ellipse point) and its distance, in the
@@ -469,9 +512,14 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
         return at_point(local_vertex(a, b_in_a, 0));
     }
     let mut best = (Point2::origin(), Point2::origin(), T::infinity());
-    for i in 0..a.core_edge_count() {
+    let (start, reach) = near_first(a, radii, b_in_a);
+    for k in 0..a.core_edge_count() {
+        let i = (start + k) % n;
         let q0 = local_vertex(a, b_in_a, i);
         let q1 = local_vertex(a, b_in_a, (i + 1) % n);
+        if beyond_reach(&q0, &q1, reach, best.2) {
+            continue;
+        }
         let candidate = match line_gap(radii, &q0, &q1) {
             Some(g) => (g.on_segment, g.on_ellipse, g.gap),
             None => {
@@ -539,6 +587,10 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// `core_support`).
     #[inline]
     fn support_index(&self, n: &Vector2<T>) -> usize {
+        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
+            // A big polygon: a binary search over its normals, `O(log n)`.
+            return extreme_index(self.a, n);
+        }
         let mut best = 0;
         let mut best_dot = self.a.core_vertex(0).coords.dot(n);
         for i in 1..self.a.core_vertex_count() {
@@ -555,6 +607,9 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// ellipse's centre.
     #[inline]
     fn core_term(&self, n: &Vector2<T>) -> T {
+        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
+            return self.a.core_vertex(extreme_index(self.a, n)).coords.dot(n) - self.t.dot(n);
+        }
         self.a.core_support(n).coords.dot(n) - self.t.dot(n)
     }
 
@@ -612,11 +667,23 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         let mut best: Option<Best<T>> = None;
         // (1) Outward edge normals: exact kinks of h. A segment has two.
         let count = self.a.core_vertex_count();
+        // The normals turn counter-clockwise: a big core's supporting
+        // vertex is climbed to from the previous one (`sat/linear.rs`),
+        // `O(n)` for all of them instead of a scan each.
+        let mut extreme = Extreme::default();
         for i in 0..self.a.core_edge_count() {
             let d = self.a.core_vertex((i + 1) % count) - self.a.core_vertex(i);
             // Scaled: `|d|²` of a tiny edge is subnormal, `|d|` inexact.
             if let Some((_, n)) = length_and_direction(Vector2::new(d.y, -d.x)) {
-                self.offer(&mut best, n, self.value_n(&n));
+                let value = if count > SCAN_UP_TO {
+                    let m = self.to_b(&n);
+                    extreme.max(self.a, &n) - self.t.dot(&n)
+                        + self.r
+                        + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
+                } else {
+                    self.value_n(&n)
+                };
+                self.offer(&mut best, n, value);
                 if count == 2 {
                     self.offer(&mut best, -n, self.value_n(&-n));
                 }

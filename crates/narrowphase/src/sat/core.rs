@@ -28,14 +28,19 @@
 //!
 //! Degenerate cases: two coincident point cores overlap with the documented
 //! normal `+x` of A's frame; closest points at distance zero (cores touching
-//! through rounding) take the separating axis as normal. Cost: `O(n·m)` axis
-//! projections, `O(n·m)` point–segment distances only for rounded shapes whose
-//! cores are apart.
+//! through rounding) take the separating axis as normal.
+//!
+//! Cost: for cores of at most [`SCAN_UP_TO`] vertices, `O(n·m)` axis
+//! projections and a pruned search over the (vertex, edge) pairs. A bigger
+//! polygon's projections on turning normals climb to their extremes instead
+//! of scanning, and two polygons' closest pair comes from a walk round their
+//! Minkowski difference (`linear.rs`): `O(n + m)` for every query.
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
 
+use super::linear::{Extreme, SCAN_UP_TO, big, point_closest, walk_closest};
 use crate::polygonal::{Polygonal, length_and_direction, unit};
 use crate::{ClosestPoints, Contact};
 
@@ -264,54 +269,148 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         axis: Vector2::x(),
         depth: T::infinity(),
     };
-    let mut test = |axis: Vector2<T>| -> bool {
-        let (a0, a1) = project_a(a, &axis);
-        let (b0, b1) = project_b(b, b_in_a, &axis);
-        let up = a1 - b0;
-        let down = b1 - a0;
-        if up < T::zero() || down < T::zero() {
-            let (gap, axis) = if up < T::zero() {
-                (-up, axis)
-            } else {
-                (-down, -axis)
-            };
-            // The first separating axis decides, in the boolean and the contact
-            // alike, so the two can never disagree.
-            best = CoreSat::Separated { axis, gap };
-            return true;
-        }
-        if let CoreSat::Overlap { depth, .. } = best {
-            let (o, n) = if up <= down {
-                (up, axis)
-            } else {
-                (down, -axis)
-            };
-            if o < depth {
-                best = CoreSat::Overlap { axis: n, depth: o };
+    let test =
+        |best: &mut CoreSat<T>, axis: Vector2<T>, (a0, a1): (T, T), (b0, b1): (T, T)| -> bool {
+            let up = a1 - b0;
+            let down = b1 - a0;
+            if up < T::zero() || down < T::zero() {
+                let (gap, axis) = if up < T::zero() {
+                    (-up, axis)
+                } else {
+                    (-down, -axis)
+                };
+                // The first separating axis decides, in the boolean and the contact
+                // alike, so the two can never disagree.
+                *best = CoreSat::Separated { axis, gap };
+                return true;
+            }
+            if let CoreSat::Overlap { depth, .. } = *best {
+                let (o, n) = if up <= down {
+                    (up, axis)
+                } else {
+                    (down, -axis)
+                };
+                if o < depth {
+                    *best = CoreSat::Overlap { axis: n, depth: o };
+                }
+            }
+            false
+        };
+    // A big polygon against a small core (a point, segment or box: at most
+    // four vertices): along the polygon's outward normal `n` of the edge
+    // from `v`, the polygon reaches exactly `v·n`, so only the small core is
+    // projected (one-sided, as in `polygon_sat`): `O(n)` for all its faces,
+    // instead of projecting the polygon on each of them. The small core's
+    // own axes stay two-sided, so the candidate normals still hold every
+    // face of the Minkowski difference.
+    if a.has_edge_normals() && na > SCAN_UP_TO && nb <= 4 {
+        let (moved, count) = small_core_in(b, b_in_a);
+        for i in 0..a.core_axis_count() {
+            let n = a.core_axis(i);
+            let v = a.core_vertex(i);
+            let sep = moved[..count]
+                .iter()
+                .fold(T::infinity(), |m, q| Float::min(m, (q - v).dot(&n)));
+            if one_sided(&mut best, n, sep) {
+                return best;
             }
         }
-        false
-    };
-    for i in 0..a.core_axis_count() {
-        if test(a.core_axis(i)) {
-            return best;
+    } else {
+        for i in 0..a.core_axis_count() {
+            let axis = a.core_axis(i);
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
     }
-    for j in 0..b.core_axis_count() {
-        if test(b_in_a.rotation * b.core_axis(j)) {
-            return best;
+    if b.has_edge_normals() && nb > SCAN_UP_TO && na <= 4 {
+        // The same in B's frame, A's few vertices moved into it.
+        let (moved, count) = small_core_in(a, &b_in_a.inverse());
+        for j in 0..b.core_axis_count() {
+            let m = b.core_axis(j);
+            let w = b.core_vertex(j);
+            let sep = moved[..count]
+                .iter()
+                .fold(T::infinity(), |s, p| Float::min(s, (p - w).dot(&m)));
+            // From A towards B: against B's outward normal, in A's frame.
+            if one_sided(&mut best, -(b_in_a.rotation * m), sep) {
+                return best;
+            }
+        }
+    } else {
+        for j in 0..b.core_axis_count() {
+            let axis = b_in_a.rotation * b.core_axis(j);
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
     }
     if na <= 2 && nb <= 2 {
         // Two degenerate cores: the segments' directions decide collinear cases.
-        if na == 2 && test(unit(a.core_vertex(1) - a.core_vertex(0))) {
-            return best;
+        if na == 2 {
+            let axis = unit(a.core_vertex(1) - a.core_vertex(0));
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
-        if nb == 2 && test(b_in_a.rotation * unit(b.core_vertex(1) - b.core_vertex(0))) {
-            return best;
+        if nb == 2 {
+            let axis = b_in_a.rotation * unit(b.core_vertex(1) - b.core_vertex(0));
+            if test(
+                &mut best,
+                axis,
+                project_a(a, &axis),
+                project_b(b, b_in_a, &axis),
+            ) {
+                return best;
+            }
         }
     }
     best
+}
+
+/// The vertices of a core without edge normals (a point, segment or box: at
+/// most four) moved by `m`, once, and how many there are.
+#[inline]
+fn small_core_in<T: Real, P: Polygonal<T>>(p: &P, m: &Isometry2<T>) -> ([Point2<T>; 4], usize) {
+    let mut out = [Point2::origin(); 4];
+    let count = p.core_vertex_count().min(4);
+    for (k, o) in out.iter_mut().enumerate().take(count) {
+        *o = m * p.core_vertex(k);
+    }
+    (out, count)
+}
+
+/// One face of a big polygon against a small core: `sep` is the core's
+/// least offset beyond the face along its unit normal `axis` (A → B). A
+/// positive `sep` separates (the first one decides, as in the two-sided
+/// test); otherwise `−sep` is a candidate depth, kept when strictly least.
+#[inline]
+fn one_sided<T: Real>(best: &mut CoreSat<T>, axis: Vector2<T>, sep: T) -> bool {
+    if sep > T::zero() {
+        *best = CoreSat::Separated { axis, gap: sep };
+        return true;
+    }
+    if let CoreSat::Overlap { depth, .. } = *best
+        && -sep < depth
+    {
+        *best = CoreSat::Overlap { axis, depth: -sep };
+    }
+    false
 }
 
 /// Two polygons with outward edge normals: along A's normal `n` of the edge
@@ -330,15 +429,23 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let mut best_sep = T::neg_infinity();
     let mut best_axis = Vector2::x();
+    // B's lowest vertex along A's normals, and A's along B's: climbed to
+    // for a big core, as the normals turn counter-clockwise (`linear.rs`).
+    let (mut low_b, mut low_a) = (Extreme::default(), Extreme::default());
     // A's faces: B's vertices moved into A's frame on the fly.
     for i in 0..na {
         let n = a.core_axis(i);
         let local = b_in_a.rotation.inverse_transform_vector(&n);
         let offset = (b_in_a.translation.vector - a.core_vertex(i).coords).dot(&n);
-        let mut sep = T::infinity();
-        for j in 0..nb {
-            sep = Float::min(sep, b.core_vertex(j).coords.dot(&local));
-        }
+        let sep = if nb > SCAN_UP_TO {
+            low_b.min(b, &local)
+        } else {
+            let mut sep = T::infinity();
+            for j in 0..nb {
+                sep = Float::min(sep, b.core_vertex(j).coords.dot(&local));
+            }
+            sep
+        };
         let sep = sep + offset;
         if sep > best_sep {
             best_sep = sep;
@@ -354,10 +461,15 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let n = b.core_axis(j);
         let local = a_in_b.rotation.inverse_transform_vector(&n);
         let offset = (a_in_b.translation.vector - b.core_vertex(j).coords).dot(&n);
-        let mut sep = T::infinity();
-        for i in 0..na {
-            sep = Float::min(sep, a.core_vertex(i).coords.dot(&local));
-        }
+        let sep = if na > SCAN_UP_TO {
+            low_a.min(a, &local)
+        } else {
+            let mut sep = T::infinity();
+            for i in 0..na {
+                sep = Float::min(sep, a.core_vertex(i).coords.dot(&local));
+            }
+            sep
+        };
         let sep = sep + offset;
         if sep > best_sep {
             best_sep = sep;
@@ -398,7 +510,7 @@ fn closest_core_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 
 /// An edge holding one of the closest points strictly inside: its start, its
 /// vector, and whether the edge is A's.
-type InsideEdge<T> = Option<(Point2<T>, Vector2<T>, bool)>;
+pub(crate) type InsideEdge<T> = Option<(Point2<T>, Vector2<T>, bool)>;
 
 /// The closest points of the two cores and the edge holding one of them
 /// strictly inside: the closest pair of two disjoint convex polygons always
@@ -424,6 +536,24 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
     axis: Option<&Vector2<T>>,
 ) -> (Point2<T>, Point2<T>, InsideEdge<T>) {
+    if a.has_edge_normals() && b.has_edge_normals() && big(a, b) {
+        // Two polygons, one big: the walk round their Minkowski
+        // difference, `O(n + m)` (`linear.rs`).
+        return walk_closest(a, b, b_in_a);
+    }
+    // A point core against a big polygon: one pass over the polygon's edges
+    // in its own frame (`linear.rs`).
+    if a.core_vertex_count() == 1 && b.has_edge_normals() && big(a, b) {
+        let p = a.core_vertex(0);
+        let (q, edge) = point_closest(b, &b_in_a.inverse_transform_point(&p));
+        let edge = edge.map(|(e0, e)| (b_in_a * e0, b_in_a.rotation * e, false));
+        return (p, b_in_a * q, edge);
+    }
+    if b.core_vertex_count() == 1 && a.has_edge_normals() && big(a, b) {
+        let q = b_in_a * b.core_vertex(0);
+        let (p, edge) = point_closest(a, &q);
+        return (p, q, edge.map(|(e0, e)| (e0, e, true)));
+    }
     // The best pair so far and its squared distance.
     type Best<T> = ((Point2<T>, Point2<T>, InsideEdge<T>), T);
     let (p0, q0) = (a.core_vertex(0), b_in_a * b.core_vertex(0));

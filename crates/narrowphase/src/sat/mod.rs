@@ -5,6 +5,7 @@
 mod aabb_aabb;
 mod core;
 mod core_pairs;
+pub(crate) mod linear;
 mod obb_obb;
 
 pub use aabb_aabb::{aabb_aabb, aabb_aabb_closest_points, aabb_aabb_contact};
