@@ -28,7 +28,7 @@ use kasanari::prelude::*;
 use kasanari_benches::Rng;
 
 /// Scene sizes.
-const SIZES: [usize; 2] = [10_000, 100_000];
+const SIZES: [usize; 4] = [1_000, 10_000, 30_000, 100_000];
 /// Jittered pose sets each scene cycles through.
 const POSE_SETS: usize = 4;
 /// Translation jitter per axis (a small shape is about one unit across).

@@ -1,5 +1,5 @@
 //! Turns criterion's results (`target/criterion`) into `docs/benchmarks.md` and
-//! the broad-phase plot `docs/benchmarks-broadphase.svg`.
+//! its plots (`docs/benchmarks-broadphase.svg`, `docs/benchmarks-frame.svg`).
 //!
 //! Run after the benchmarks:
 //!
@@ -42,13 +42,16 @@ fn main() {
         std::process::exit(1);
     }
     let notes = std::fs::read_to_string(root.join("benches/notes.md")).unwrap_or_default();
-    let svg = broad_phase_plot(&results);
     let md = report(&results, &notes);
     let docs = root.join("docs");
     write(&docs.join("benchmarks.md"), &md);
-    write(&docs.join("benchmarks-broadphase.svg"), &svg);
+    write(
+        &docs.join("benchmarks-broadphase.svg"),
+        &broad_phase_plot(&results),
+    );
+    write(&docs.join("benchmarks-frame.svg"), &frame_plot(&results));
     eprintln!(
-        "wrote docs/benchmarks.md and docs/benchmarks-broadphase.svg from {} results",
+        "wrote docs/benchmarks.md and its plots (docs/benchmarks-*.svg) from {} results",
         results.len()
     );
 }
@@ -478,8 +481,9 @@ fn report(r: &Results, notes: &str) -> String {
     // 5. Frame.
     let _ = writeln!(
         w,
-        "## 5. A whole frame: update every pose, find colliding pairs with contacts (goal ≤ 0.5×)\n"
+        "## 5. A whole frame: update every pose, find colliding pairs with contacts (goal ≤ 0.6×)\n"
     );
+    let _ = writeln!(w, "![frame time against N](benchmarks-frame.svg)\n");
     let _ = writeln!(
         w,
         "| precision | N | kasanari | parry | ratio | goal | share of a 16.7 ms frame (kasanari) |\n|---|---|---|---|---|---|---|"
@@ -496,11 +500,38 @@ fn report(r: &Results, notes: &str) -> String {
                 time(k),
                 time(p),
                 ratio_cell(rt),
-                met(rt, 0.5)
+                met(rt, 0.6)
             );
         }
     }
     let _ = writeln!(w);
+    let g = "frame_threads_f32";
+    let ns = params(r, g, "kasanari_1t");
+    if !ns.is_empty() {
+        let _ = writeln!(
+            w,
+            "With the `rayon` feature (`cargo bench -p kasanari-benches --features rayon --bench \
+             frame`), kasanari's f32 frame on one thread and on two, output checked identical \
+             (goal: two threads ≤ 0.6× one at 100k):\n"
+        );
+        let _ = writeln!(
+            w,
+            "| N | 1 thread | 2 threads | 2 / 1 | goal |\n|---|---|---|---|---|"
+        );
+        for n in ns {
+            let (one, two) = (get(r, g, "kasanari_1t", &n), get(r, g, "kasanari_2t", &n));
+            let rt = ratio(two, one);
+            let _ = writeln!(
+                w,
+                "| {n} | {} | {} | {} | {} |",
+                time(one),
+                time(two),
+                ratio_cell(rt),
+                met(rt, 0.6)
+            );
+        }
+        let _ = writeln!(w);
+    }
 
     // 5b. World queries (benches/benches/world_queries.rs).
     let rays = cases(r, "world_ray_f32");
@@ -603,10 +634,25 @@ fn report(r: &Results, notes: &str) -> String {
 /// A plotted line: label, colour, (N, ns) points.
 type Series<'a> = (&'a str, &'a str, Vec<(f64, f64)>);
 
+/// Points of `(group, function)` against its numeric parameter, as plotted
+/// series.
+fn series_of<'a>(r: &Results, lines: &[(&'a str, &str, &str, &'a str)]) -> Vec<Series<'a>> {
+    lines
+        .iter()
+        .map(|(label, g, f, colour)| {
+            let pts = params(r, g, f)
+                .iter()
+                .filter_map(|n| Some((n.parse::<f64>().ok()?, get(r, g, f, n)?)))
+                .collect();
+            (*label, *colour, pts)
+        })
+        .collect()
+}
+
 /// A log-log plot of broad-phase time against N: grid and BVH (update and
 /// build, uniform scene) and brute force.
 fn broad_phase_plot(r: &Results) -> String {
-    let series: Vec<(&str, &str, &str, &str)> = vec![
+    let lines = [
         (
             "grid, update + pairs",
             "broad_update_uniform_f32",
@@ -638,16 +684,31 @@ fn broad_phase_plot(r: &Results) -> String {
             "#7f7f7f",
         ),
     ];
-    let points: Vec<Series<'_>> = series
-        .iter()
-        .map(|(label, g, f, colour)| {
-            let pts = params(r, g, f)
-                .iter()
-                .filter_map(|n| Some((n.parse::<f64>().ok()?, get(r, g, f, n)?)))
-                .collect();
-            (*label, *colour, pts)
-        })
-        .collect();
+    log_log_plot(
+        "Broad phase (f32, uniform scene): time per frame against N, log–log",
+        "N (objects)",
+        &series_of(r, &lines),
+    )
+}
+
+/// A log-log plot of the whole frame's time against N, both libraries and
+/// both precisions.
+fn frame_plot(r: &Results) -> String {
+    let lines = [
+        ("kasanari f32", "frame_f32", "kasanari", "#1f77b4"),
+        ("parry2d f32", "frame_f32", "parry", "#d62728"),
+        ("kasanari f64", "frame_f64", "kasanari", "#2ca02c"),
+        ("parry2d-f64", "frame_f64", "parry", "#ff7f0e"),
+    ];
+    log_log_plot(
+        "A whole frame (update every pose, pairs, contacts): time against N, log–log",
+        "N (objects)",
+        &series_of(r, &lines),
+    )
+}
+
+/// A log-log plot of the series (x and y positive), with a legend.
+fn log_log_plot(title: &str, x_label: &str, points: &[Series<'_>]) -> String {
     let all: Vec<(f64, f64)> = points
         .iter()
         .flat_map(|(_, _, p)| p.iter().copied())
@@ -657,7 +718,7 @@ fn broad_phase_plot(r: &Results) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     );
     if all.is_empty() {
-        svg.push_str("<text x=\"20\" y=\"40\">no broad-phase results</text>\n</svg>\n");
+        svg.push_str("<text x=\"20\" y=\"40\">no results</text>\n</svg>\n");
         return svg;
     }
     let lx = |v: f64| v.log10();
@@ -686,7 +747,7 @@ fn broad_phase_plot(r: &Results) -> String {
     let sy = |v: f64| h - m - (lx(v) - y0) / (y1 - y0) * (h - 2.0 * m);
     let _ = writeln!(
         svg,
-        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">Broad phase (f32, uniform scene): time per frame against N, log–log</text>",
+        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{title}</text>",
         w / 2.0
     );
     for e in (x0 as i32)..=(x1 as i32) {
@@ -711,7 +772,7 @@ fn broad_phase_plot(r: &Results) -> String {
     }
     let _ = writeln!(
         svg,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">N (objects)</text>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{x_label}</text>",
         w / 2.0,
         h - 20.0
     );
