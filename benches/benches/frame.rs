@@ -28,7 +28,7 @@ use kasanari::prelude::*;
 use kasanari_benches::Rng;
 
 /// Scene sizes.
-const SIZES: [usize; 2] = [10_000, 100_000];
+const SIZES: [usize; 4] = [1_000, 10_000, 30_000, 100_000];
 /// Jittered pose sets each scene cycles through.
 const POSE_SETS: usize = 4;
 /// Translation jitter per axis (a small shape is about one unit across).
@@ -482,7 +482,7 @@ fn bench_f32(c: &mut Criterion, inputs: &[(usize, Input)]) {
         group.bench_function(BenchmarkId::new("kasanari", n), |b| {
             b.iter(|| {
                 k = (k + 1) % POSE_SETS;
-                black_box(ours.step(k).pairs.len())
+                single_thread(|| black_box(ours.step(k).pairs.len()))
             });
         });
         let mut k = 0;
@@ -511,7 +511,7 @@ fn bench_f64(c: &mut Criterion, inputs: &[(usize, Input)]) {
         group.bench_function(BenchmarkId::new("kasanari", n), |b| {
             b.iter(|| {
                 k = (k + 1) % POSE_SETS;
-                black_box(ours.step(k).pairs.len())
+                single_thread(|| black_box(ours.step(k).pairs.len()))
             });
         });
         let mut k = 0;
@@ -525,6 +525,57 @@ fn bench_f64(c: &mut Criterion, inputs: &[(usize, Input)]) {
     group.finish();
 }
 
+/// With the `rayon` feature: the kasanari f32 frame on one thread and on two
+/// (rayon pools of that size), output checked identical; without it, nothing.
+/// The other groups run kasanari inside a one-thread pool then, so that the
+/// comparison with parry stays one core against one core.
+#[cfg(feature = "rayon")]
+fn bench_threads(c: &mut Criterion, inputs: &[(usize, Input)]) {
+    let mut group = c.benchmark_group("frame_threads_f32");
+    for (n, input) in inputs {
+        configure(&mut group, *n);
+        let mut ours = KasanariScene::<f32>::new(input);
+        for threads in [1usize, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            let serial: Vec<_> = single_thread(|| ours.step(1).pairs.clone());
+            let parallel = pool.install(|| ours.step(1).pairs.clone());
+            assert_eq!(serial, parallel, "{threads} threads changed the output");
+            let mut k = 0;
+            group.bench_function(BenchmarkId::new(format!("kasanari_{threads}t"), n), |b| {
+                b.iter(|| {
+                    k = (k + 1) % POSE_SETS;
+                    pool.install(|| black_box(ours.step(k).pairs.len()))
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Runs `f` on one thread: in a one-thread rayon pool with the `rayon`
+/// feature, directly without it.
+fn single_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "rayon")]
+    {
+        use std::sync::OnceLock;
+        static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+        POOL.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a thread pool")
+        })
+        .install(f)
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        f()
+    }
+}
+
 fn configure(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     n: usize,
@@ -536,7 +587,62 @@ fn configure(
     group.measurement_time(Duration::from_secs(if n >= 100_000 { 2 } else { 1 }));
 }
 
+/// A profiling run instead of the benchmark: with `KASANARI_PROFILE_FRAMES=k`
+/// set, builds the 100k scene and runs `k` kasanari f32 frames (no parry, no
+/// verification), printing the time per frame and per phase (pose updates,
+/// then `collisions()`), for `perf record` / `perf stat` to look at one side
+/// alone: `KASANARI_PROFILE_FRAMES=50 perf stat target/release/deps/frame-* --bench`
+/// (`KASANARI_PROFILE_N` sets the size; with the `rayon` feature,
+/// `KASANARI_PROFILE_THREADS` the threads of `collisions()`).
+fn profile_frames(frames: usize) {
+    let n: usize = std::env::var("KASANARI_PROFILE_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let input = input(n, 0xF2A3_E001);
+    let mut ours = KasanariScene::<f32>::new(&input);
+    let (mut poses, mut queries) = (Duration::ZERO, Duration::ZERO);
+    #[cfg(feature = "rayon")]
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(
+            std::env::var("KASANARI_PROFILE_THREADS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1),
+        )
+        .build()
+        .expect("a thread pool");
+    for f in 0..frames {
+        let k = f % POSE_SETS;
+        let t = std::time::Instant::now();
+        for (h, p) in ours.handles.iter().zip(&ours.poses[k]) {
+            ours.world.set_pose(*h, *p).expect("valid pose");
+        }
+        let u = std::time::Instant::now();
+        #[cfg(feature = "rayon")]
+        pool.install(|| black_box(ours.world.collisions().pairs.len()));
+        #[cfg(not(feature = "rayon"))]
+        black_box(ours.world.collisions().pairs.len());
+        poses += u - t;
+        queries += u.elapsed();
+    }
+    let per = |d: Duration| d.as_secs_f64() * 1e3 / frames as f64;
+    println!(
+        "n={n}, {frames} frames: set_pose {:.2} ms + collisions {:.2} ms = {:.2} ms per frame",
+        per(poses),
+        per(queries),
+        per(poses + queries)
+    );
+}
+
 fn benches(c: &mut Criterion) {
+    if let Some(frames) = std::env::var("KASANARI_PROFILE_FRAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        profile_frames(frames);
+        return;
+    }
     let inputs: Vec<(usize, Input)> = SIZES
         .iter()
         .enumerate()
@@ -544,6 +650,8 @@ fn benches(c: &mut Criterion) {
         .collect();
     bench_f32(c, &inputs);
     bench_f64(c, &inputs);
+    #[cfg(feature = "rayon")]
+    bench_threads(c, &inputs);
 }
 
 criterion_group! {

@@ -10,6 +10,7 @@ mod error;
 pub mod grid;
 mod hash;
 pub mod space;
+pub mod stored;
 pub mod world;
 
 pub use error::GridError;

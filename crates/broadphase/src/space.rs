@@ -9,6 +9,8 @@ use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable};
 use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
+use crate::stored::{Storage, Stored2, Stored3};
+
 /// Widens a bounding box outward by `8 ε · max(|min|, |max|)` per axis
 /// (saturating at the largest finite float). A box with a coordinate that is
 /// not finite is returned as it is, for the grid to reject.
@@ -124,6 +126,8 @@ pub struct Dim<const D: usize>;
 pub trait Space<T: Real, const D: usize> {
     /// The shape trait object (`dyn Shape<T>` or `dyn Shape3<T>`).
     type Shape: ?Sized + Debug + Send + Sync;
+    /// A shape as the world stores it (built-in shapes by value).
+    type Stored: Storage<Self::Shape>;
     /// The pose (`Isometry2<T>` or `Isometry3<T>`).
     type Pose: Copy + Debug + PartialEq + Send + Sync;
     /// The contact (`Contact<T>` or `Contact3<T>`).
@@ -223,6 +227,7 @@ pub trait Space<T: Real, const D: usize> {
 
 impl<T: Real> Space<T, 2> for Dim<2> {
     type Shape = dyn Shape<T>;
+    type Stored = Stored2<T>;
     type Pose = Isometry2<T>;
     type Contact = Contact<T>;
     type Table = DispatchTable<T>;
@@ -334,6 +339,7 @@ impl<T: Real> Space<T, 2> for Dim<2> {
 
 impl<T: Real> Space<T, 3> for Dim<3> {
     type Shape = dyn Shape3<T>;
+    type Stored = Stored3<T>;
     type Pose = Isometry3<T>;
     type Contact = Contact3<T>;
     type Table = DispatchTable3<T>;

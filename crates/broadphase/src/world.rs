@@ -11,6 +11,7 @@ use shape::{BoundingBox, Real};
 use crate::GridError;
 use crate::grid::Grid;
 use crate::space::{Dim, Space};
+use crate::stored::Storage;
 
 mod queries;
 mod rays;
@@ -166,7 +167,7 @@ pub struct Object<T: Real, const D: usize>
 where
     Dim<D>: Space<T, D>,
 {
-    shape: Box<<Dim<D> as Space<T, D>>::Shape>,
+    shape: <Dim<D> as Space<T, D>>::Stored,
     pose: <Dim<D> as Space<T, D>>::Pose,
     filter: Filter,
 }
@@ -178,7 +179,7 @@ where
     /// The shape.
     #[must_use]
     pub fn shape(&self) -> &<Dim<D> as Space<T, D>>::Shape {
-        &self.shape
+        self.shape.shape()
     }
     /// The pose.
     #[must_use]
@@ -198,7 +199,7 @@ where
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Object")
-            .field("shape", &&*self.shape)
+            .field("shape", &self.shape())
             .field("pose", &self.pose)
             .field("filter", &self.filter)
             .finish()
@@ -268,6 +269,10 @@ impl<C> Default for Collisions<C> {
     }
 }
 
+/// How many candidate pairs ahead the narrow phase starts loading objects.
+#[cfg(not(feature = "rayon"))]
+const LOOK_AHEAD: usize = 8;
+
 static NEXT_WORLD_ID: AtomicU32 = AtomicU32::new(1);
 
 /// A collision world in `D` dimensions (2 by default): owns a [`Grid`] and a
@@ -306,9 +311,15 @@ where
     table: <Dim<D> as Space<T, D>>::Table,
     previous: Vec<(Handle, Handle)>,
     scratch: Vec<(u32, u32)>,
-    filtered: Vec<(u32, u32)>,
     out: Collisions<<Dim<D> as Space<T, D>>::Contact>,
+    /// The parallel narrow phase's per-pair answers, kept between frames.
+    #[cfg(feature = "rayon")]
+    results: std::sync::Mutex<Vec<PairResult<<Dim<D> as Space<T, D>>::Contact>>>,
 }
+
+/// One candidate pair's narrow-phase answer: `None` when the filters reject
+/// it, else the contact (or none) or the table's error.
+type PairResult<C> = Option<Result<Option<C>, DispatchError>>;
 
 /// A 2D world.
 pub type World2<T> = World<T, 2>;
@@ -357,8 +368,9 @@ where
             table,
             previous: Vec::new(),
             scratch: Vec::new(),
-            filtered: Vec::new(),
             out: Collisions::default(),
+            #[cfg(feature = "rayon")]
+            results: std::sync::Mutex::default(),
         })
     }
 
@@ -433,7 +445,7 @@ where
         }
         let slot = &mut self.slots[index as usize];
         slot.object = Some(Object {
-            shape,
+            shape: Storage::store(shape),
             pose,
             filter,
         });
@@ -498,7 +510,7 @@ where
         h: Handle,
         pose: <Dim<D> as Space<T, D>>::Pose,
     ) -> Result<(), WorldError> {
-        let bounds = Self::checked_bounds(&self.check(h)?.shape, &pose)?;
+        let bounds = Self::checked_bounds(self.check(h)?.shape(), &pose)?;
         self.grid.update(h.index, bounds)?;
         if let Some(o) = self.slots[h.index as usize].object.as_mut() {
             o.pose = pose;
@@ -522,7 +534,7 @@ where
             .object
             .as_mut()
             .ok_or(WorldError::StaleHandle(h))?;
-        Ok(core::mem::replace(&mut o.shape, shape))
+        Ok(core::mem::replace(&mut o.shape, Storage::store(shape)).into_boxed())
     }
 
     /// Changes an object's collision filter.
@@ -553,7 +565,7 @@ where
             self.free.push(h.index);
         }
         self.len -= 1;
-        Ok(object.shape)
+        Ok(object.shape.into_boxed())
     }
 
     /// Every object's handle, by slot index.
@@ -608,23 +620,14 @@ where
         // allocates nothing (serial build).
         let mut ids = core::mem::take(&mut self.scratch);
         let mut out = core::mem::take(&mut self.out);
-        let mut filtered = core::mem::take(&mut self.filtered);
         self.grid.candidate_pairs(&mut ids);
         out.stats = self.base_stats(ids.len());
-        filtered.clear();
-        filtered.extend(
-            ids.iter()
-                .copied()
-                .filter(|(a, b)| self.object(*a).filter.accepts(&self.object(*b).filter)),
-        );
-        out.stats.filtered_pairs = filtered.len();
         out.pairs.clear();
         out.errors.clear();
-        self.narrow_phase(&filtered, &mut out);
+        out.stats.filtered_pairs = self.narrow_phase(&ids, &mut out);
         out.stats.colliding_pairs = out.pairs.len();
         self.events(&mut out);
         self.scratch = ids;
-        self.filtered = filtered;
         self.out = out;
         &self.out
     }
@@ -679,33 +682,59 @@ where
         }
     }
 
+    /// The narrow phase over the candidate pairs: each pair's filters, then
+    /// its contact, recorded in pair order; returns how many pairs the filters
+    /// accepted. Filter and contact are read together, while both objects'
+    /// slots (shape, pose, filter) are in cache.
     #[cfg(not(feature = "rayon"))]
     fn narrow_phase(
         &self,
         pairs: &[(u32, u32)],
         out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
-    ) {
-        for &(a, b) in pairs {
-            self.record(a, b, self.pair_contact(a, b), out);
+    ) -> usize {
+        let mut accepted = 0;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            if let Some(&(pa, pb)) = pairs.get(i + LOOK_AHEAD) {
+                self.touch(pa);
+                self.touch(pb);
+            }
+            if let Some(result) = self.pair_contact(a, b) {
+                accepted += 1;
+                self.record(a, b, result, out);
+            }
         }
+        accepted
     }
 
-    /// The parallel narrow phase: contacts computed on all cores, then recorded
-    /// in pair order, so the result is identical to the serial one.
+    /// The parallel narrow phase: filters and contacts on all cores, then
+    /// recorded in pair order, so the result is identical to the serial one.
     #[cfg(feature = "rayon")]
     fn narrow_phase(
         &self,
         pairs: &[(u32, u32)],
         out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
-    ) {
+    ) -> usize {
         use rayon::prelude::*;
-        let results: Vec<_> = pairs
+        let mut results = self
+            .results
+            .lock()
+            .map(|mut r| core::mem::take(&mut *r))
+            .unwrap_or_default();
+        pairs
             .par_iter()
             .map(|&(a, b)| self.pair_contact(a, b))
-            .collect();
-        for (&(a, b), r) in pairs.iter().zip(results) {
-            self.record(a, b, r, out);
+            .collect_into_vec(&mut results);
+        let mut accepted = 0;
+        for (&(a, b), r) in pairs.iter().zip(results.drain(..)) {
+            if let Some(result) = r {
+                accepted += 1;
+                self.record(a, b, result, out);
+            }
         }
+        if let Ok(mut r) = self.results.lock() {
+            *r = results;
+        }
+        accepted
     }
 
     #[inline]
@@ -727,13 +756,29 @@ where
         }
     }
 
-    fn pair_contact(
-        &self,
-        a: u32,
-        b: u32,
-    ) -> Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError> {
+    /// Starts loading an object's slot from memory ahead of its use.
+    #[cfg(not(feature = "rayon"))]
+    #[inline]
+    fn touch(&self, index: u32) {
+        if let Some(s) = self.slots.get(index as usize) {
+            core::hint::black_box(s.generation);
+        }
+    }
+
+    /// The contact of a candidate pair, or `None` when the filters reject it.
+    #[inline]
+    fn pair_contact(&self, a: u32, b: u32) -> PairResult<<Dim<D> as Space<T, D>>::Contact> {
         let (oa, ob) = (self.object(a), self.object(b));
-        <Dim<D> as Space<T, D>>::contact(&self.table, &oa.shape, &oa.pose, &ob.shape, &ob.pose)
+        if !oa.filter.accepts(&ob.filter) {
+            return None;
+        }
+        Some(<Dim<D> as Space<T, D>>::contact(
+            &self.table,
+            oa.shape(),
+            &oa.pose,
+            ob.shape(),
+            &ob.pose,
+        ))
     }
 
     /// Every object whose shape overlaps the closed box `region` (exact, through
@@ -746,7 +791,7 @@ where
         let mut ids = Vec::new();
         self.grid.query_region(region, &mut ids);
         self.exact(ids, |o| {
-            <Dim<D> as Space<T, D>>::overlaps_box(&self.table, &o.shape, &o.pose, region)
+            <Dim<D> as Space<T, D>>::overlaps_box(&self.table, o.shape(), &o.pose, region)
         })
     }
 
@@ -755,7 +800,7 @@ where
         let mut ids = Vec::new();
         self.grid.query_point(p, &mut ids);
         self.exact(ids, |o| {
-            <Dim<D> as Space<T, D>>::contains_point(&self.table, &o.shape, &o.pose, p)
+            <Dim<D> as Space<T, D>>::contains_point(&self.table, o.shape(), &o.pose, p)
         })
     }
 
@@ -794,7 +839,7 @@ where
         for (i, s) in self.slots.iter().enumerate() {
             match (&s.object, self.grid.bounds(i as u32)) {
                 (Some(o), Some(b)) => {
-                    if <Dim<D> as Space<T, D>>::bounding_box(&o.shape, &o.pose) != *b {
+                    if <Dim<D> as Space<T, D>>::bounding_box(o.shape(), &o.pose) != *b {
                         return fail(format!("slot {i}: stale bounding box in the grid"));
                     }
                 }

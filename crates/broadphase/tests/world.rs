@@ -412,3 +412,95 @@ fn errors_leave_the_world_unchanged() {
     assert!(world.get(h).is_err() && world.get(again).is_ok());
     world.validate().unwrap();
 }
+
+/// A game entity that reports the circle kind and lends its body to the
+/// circle kernels.
+#[derive(Debug)]
+struct Enemy {
+    body: Circle<f64>,
+}
+
+impl Shape<f64> for Enemy {
+    fn kind(&self) -> ShapeKind {
+        ShapeKind::CIRCLE
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        &self.body
+    }
+    fn bounding_box(&self, pose: &Isometry2<f64>) -> BoundingBox2<f64> {
+        self.body.bounding_box(pose)
+    }
+}
+
+/// The world keeps built-in shapes by value and everything else boxed: what
+/// comes back out (`get`, `replace_shape`, `remove`) is what went in, with its
+/// own type, and a wrapper of a built-in shape is never turned into it.
+#[test]
+fn shapes_come_back_as_inserted() {
+    let mut world = World::<f64>::new(2.0).unwrap();
+    let enemy = Enemy {
+        body: Circle::new(1.0).unwrap(),
+    };
+    let e = world
+        .insert(enemy, Isometry2::identity(), Filter::ALL)
+        .unwrap();
+    let c = world
+        .insert(
+            Circle::new(0.5).unwrap(),
+            Isometry2::translation(1.25, 0.0),
+            Filter::ALL,
+        )
+        .unwrap();
+    let p = world
+        .insert(
+            ConvexPolygon::new(&[
+                Point2::new(-1.0, -1.0),
+                Point2::new(1.0, -1.0),
+                Point2::new(0.0, 1.0),
+            ])
+            .unwrap(),
+            Isometry2::translation(0.0, 1.5),
+            Filter::ALL,
+        )
+        .unwrap();
+    // Both kinds of storage take part in the narrow phase alike.
+    let hits = world.collisions();
+    let found: Vec<_> = hits.pairs.iter().map(|x| (x.a, x.b)).collect();
+    assert_eq!(found, vec![(e, c), (e, p)]);
+    let shape = world.get(e).unwrap().shape();
+    assert_eq!(shape.kind(), ShapeKind::CIRCLE);
+    assert_eq!(
+        std::any::Any::type_id(shape),
+        std::any::TypeId::of::<Enemy>()
+    );
+    let circle = world.get(c).unwrap().shape();
+    assert_eq!(
+        circle
+            .as_any()
+            .downcast_ref::<Circle<f64>>()
+            .unwrap()
+            .radius(),
+        0.5
+    );
+    let old = world.replace_shape(c, Circle::new(0.25).unwrap()).unwrap();
+    assert_eq!(
+        old.as_any().downcast_ref::<Circle<f64>>().unwrap().radius(),
+        0.5
+    );
+    let polygon = world.remove(p).unwrap();
+    assert_eq!(
+        polygon
+            .as_any()
+            .downcast_ref::<ConvexPolygon<f64>>()
+            .unwrap()
+            .vertices()
+            .len(),
+        3
+    );
+    let back = world.remove(e).unwrap();
+    assert_eq!(
+        std::any::Any::type_id(&*back),
+        std::any::TypeId::of::<Enemy>()
+    );
+    world.validate().unwrap();
+}

@@ -190,7 +190,7 @@ where
                 &self.table,
                 shape,
                 pose,
-                &o.shape,
+                o.shape(),
                 &o.pose,
                 max_distance,
             )
@@ -274,8 +274,12 @@ where
             let handle = self.handle(id);
             let o = self.object(id);
             if filter.accepts(handle, &o.filter) {
-                match <Dim<D> as Space<T, D>>::project_point(&o.shape, &o.pose, point, filter.solid)
-                {
+                match <Dim<D> as Space<T, D>>::project_point(
+                    o.shape(),
+                    &o.pose,
+                    point,
+                    filter.solid,
+                ) {
                     Ok(p) => {
                         let d = if p.is_inside {
                             T::zero()

@@ -439,7 +439,7 @@ where
             return Met::Miss;
         }
         let hit =
-            <Dim<D> as Space<T, D>>::cast_ray(&o.shape, &o.pose, c.ray, c.max_toi, c.filter.solid);
+            <Dim<D> as Space<T, D>>::cast_ray(o.shape(), &o.pose, c.ray, c.max_toi, c.filter.solid);
         match hit {
             Ok(Some(hit)) if Self::consistent(entry, t_in, c.slack.reach(hit.toi)) => Met::Hit(hit),
             Ok(_) => Met::Miss,
