@@ -6,7 +6,7 @@ use core::fmt::Debug;
 
 use nalgebra::{Isometry2, Isometry3, Point, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
-use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable};
+use narrowphase::{ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable};
 use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
 use crate::stored::{Storage, Stored2, Stored3};
@@ -164,6 +164,19 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Shape,
         pose_b: &Self::Pose,
     ) -> Result<Option<Self::Contact>, DispatchError>;
+    /// [`contact`](Self::contact) of two shapes as the world stores them: two
+    /// built-in shapes stored by value go to the table by their types, with
+    /// no call through their vtables (the same answer).
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn contact_stored(
+        table: &Self::Table,
+        a: &Self::Stored,
+        pose_a: &Self::Pose,
+        b: &Self::Stored,
+        pose_b: &Self::Pose,
+    ) -> Result<Option<Self::Contact>, DispatchError>;
     /// The narrow-phase closest points (world frame, normal from `a` to
     /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
     ///
@@ -262,6 +275,19 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose_b: &Isometry2<T>,
     ) -> Result<Option<Contact<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    #[inline]
+    fn contact_stored(
+        table: &DispatchTable<T>,
+        a: &Stored2<T>,
+        pose_a: &Isometry2<T>,
+        b: &Stored2<T>,
+        pose_b: &Isometry2<T>,
+    ) -> Result<Option<Contact<T>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
+            _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
+        }
     }
     fn closest_points(
         table: &DispatchTable<T>,
@@ -374,6 +400,19 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose_b: &Isometry3<T>,
     ) -> Result<Option<Contact3<T>>, DispatchError> {
         table.contact(a, pose_a, b, pose_b)
+    }
+    #[inline]
+    fn contact_stored(
+        table: &DispatchTable3<T>,
+        a: &Stored3<T>,
+        pose_a: &Isometry3<T>,
+        b: &Stored3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> Result<Option<Contact3<T>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
+            _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
+        }
     }
     fn closest_points(
         table: &DispatchTable3<T>,

@@ -74,6 +74,19 @@ macro_rules! storage {
                 }
             }
         }
+
+        impl<T: Real> $name<T> {
+            /// The built-in shape stored by value, by its type (what the
+            /// narrow phase takes without asking the shape through its
+            /// vtable); `None` for a user's shape.
+            #[inline]
+            pub fn builtin(&self) -> Option<$shape_ref<'_, T>> {
+                match self {
+                    $(Self::$variant(s) => Some($shape_ref::$ref_variant(s)),)*
+                    Self::User(_) => None,
+                }
+            }
+        }
     };
 }
 

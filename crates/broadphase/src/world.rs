@@ -772,11 +772,11 @@ where
         if !oa.filter.accepts(&ob.filter) {
             return None;
         }
-        Some(<Dim<D> as Space<T, D>>::contact(
+        Some(<Dim<D> as Space<T, D>>::contact_stored(
             &self.table,
-            oa.shape(),
+            &oa.shape,
             &oa.pose,
-            ob.shape(),
+            &ob.shape,
             &ob.pose,
         ))
     }

@@ -14,7 +14,9 @@ use nalgebra::{Isometry2, Translation2, UnitComplex};
 use shape::{Real, Shape, ShapeKind, ShapeRef};
 
 use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
-use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order};
+use crate::table::{
+    ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
+};
 use crate::{ClosestPoints, Contact, DispatchError};
 
 /// A typed 2D boolean kernel: `(a, b, b_in_a) → intersects`.
@@ -134,8 +136,8 @@ impl<T: Real> Dimension<T> for Dim2 {
         s.kind()
     }
     #[inline]
-    fn builtin_address(s: ShapeRef<'_, T>) -> usize {
-        (s.as_shape() as *const dyn Shape<T>).cast::<()>() as usize
+    fn builtin_shape<'a>(s: Self::Builtin<'a>) -> &'a Self::Shape {
+        s.as_shape()
     }
     fn builtin_bounds_gap(
         a: ShapeRef<'_, T>,
@@ -234,10 +236,9 @@ impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
         pose_x: &Isometry2<T>,
         y: ShapeRef<'_, T>,
         pose_y: &Isometry2<T>,
-        swapped: bool,
         (): (),
-    ) -> Option<Result<bool, DispatchError>> {
-        builtin_intersects(x, pose_x, y, pose_y, swapped, ())
+    ) -> Result<bool, DispatchError> {
+        builtin_intersects(x, pose_x, y, pose_y, ())
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -277,10 +278,9 @@ impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
         pose_x: &Isometry2<T>,
         y: ShapeRef<'_, T>,
         pose_y: &Isometry2<T>,
-        swapped: bool,
         (): (),
-    ) -> Option<Result<Self::Answer, DispatchError>> {
-        builtin_contact(x, pose_x, y, pose_y, swapped, ())
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_contact(x, pose_x, y, pose_y, ())
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -322,10 +322,9 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
         pose_x: &Isometry2<T>,
         y: ShapeRef<'_, T>,
         pose_y: &Isometry2<T>,
-        swapped: bool,
         max_distance: T,
-    ) -> Option<Result<Self::Answer, DispatchError>> {
-        builtin_closest_points(x, pose_x, y, pose_y, swapped, max_distance)
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_closest_points(x, pose_x, y, pose_y, max_distance)
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -491,71 +490,68 @@ macro_rules! register_block {
 
         /// The IntersectsQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_intersects<T: Real>(
-            x: ShapeRef<'_, T>,
-            pose_x: &Isometry2<T>,
-            y: ShapeRef<'_, T>,
-            pose_y: &Isometry2<T>,
-            swapped: bool,
+        fn builtin_intersects<'s, T: Real>(
+            x: ShapeRef<'s, T>,
+            pose_x: &'s Isometry2<T>,
+            y: ShapeRef<'s, T>,
+            pose_y: &'s Isometry2<T>,
             (): (),
-        ) -> Option<Result<bool, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<bool, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                    (a, pose_x), (b, pose_y), false, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $intersects(a, b, m),
                 ),
                 (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                    (a, pose_y), (b, pose_x), true, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $intersects(a, b, m),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
 
         /// The ContactQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_contact<T: Real>(
-            x: ShapeRef<'_, T>,
-            pose_x: &Isometry2<T>,
-            y: ShapeRef<'_, T>,
-            pose_y: &Isometry2<T>,
-            swapped: bool,
+        fn builtin_contact<'s, T: Real>(
+            x: ShapeRef<'s, T>,
+            pose_x: &'s Isometry2<T>,
+            y: ShapeRef<'s, T>,
+            pose_y: &'s Isometry2<T>,
             (): (),
-        ) -> Option<Result<Option<Contact<T>>, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<Option<Contact<T>>, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $contact(a, b, m),
+                    (a, pose_x), (b, pose_y), false, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $contact(a, b, m),
                 ),
                 (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $contact(a, b, m),
+                    (a, pose_y), (b, pose_x), true, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $contact(a, b, m),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
 
         /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_closest_points<T: Real>(
-            x: ShapeRef<'_, T>,
-            pose_x: &Isometry2<T>,
-            y: ShapeRef<'_, T>,
-            pose_y: &Isometry2<T>,
-            swapped: bool,
+        fn builtin_closest_points<'s, T: Real>(
+            x: ShapeRef<'s, T>,
+            pose_x: &'s Isometry2<T>,
+            y: ShapeRef<'s, T>,
+            pose_y: &'s Isometry2<T>,
             max_distance: T,
-        ) -> Option<Result<ClosestPoints<T>, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<ClosestPoints<T>, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                    (a, pose_x), (b, pose_y), false, max_distance, (ShapeRef::$a, ShapeRef::$b), |a, b, m, d| $closest(a, b, m, d),
                 ),
                 (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                    (a, pose_y), (b, pose_x), true, max_distance, (ShapeRef::$a, ShapeRef::$b), |a, b, m, d| $closest(a, b, m, d),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
     };
 }

@@ -18,8 +18,13 @@
 //! 3. two built-in shapes are answered by the built-in kernels of the
 //!    dimension's register block (`dispatch.rs`, `dim3/dispatch3.rs`): a
 //!    `match` on two [`ShapeRef`](shape::ShapeRef)s with an arm per pair and
-//!    order, no downcast, no indirect call, no lock (a table with user kernels
-//!    for other pairs finds that out from a bit matrix, not a lookup);
+//!    order, no downcast, no lock, no search (a table with user kernels for
+//!    other pairs finds that out from a bit matrix, not a lookup). The
+//!    `match` jumps to one function per arm ([`builtin_in_order`], not
+//!    inlined), which knows its kinds and their order at compile time. Code
+//!    that already knows its shapes are built in (the World, which stores
+//!    them by value) passes the `ShapeRef`s to [`Table::query_builtin`] and
+//!    skips the two calls through the shapes' vtables that find them;
 //! 4. anything else goes to the query's generic fallback (separating axes,
 //!    GJK) or is [`DispatchError::Unsupported`], never a silent answer.
 //!
@@ -33,6 +38,14 @@
 //! (the register blocks' arms, with the kinds known at compile time), so
 //! `query(a, b)` and `query(b, a)` agree exactly (bit for bit, up to the flip)
 //! for every query and pair.
+//!
+//! For two built-in shapes of the same kind the order is found and applied
+//! without a data-dependent branch: random pairs come in either order half of
+//! the time, so a branch on it would be mispredicted half of the time (the
+//! largest part of the table's cost before). The first pose numbers decide
+//! almost always, with a comparison whose result picks the two sides by value
+//! (conditional moves); equal first numbers take a rarely taken branch to the
+//! rest of the order ([`canonical_greater`]).
 //!
 //! # Adding a query
 //!
@@ -74,6 +87,8 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
     fn builtin(s: &Self::Shape) -> Option<Self::Builtin<'_>>;
     /// A built-in shape's kind.
     fn builtin_kind(s: Self::Builtin<'_>) -> ShapeKind;
+    /// A built-in shape as the shape trait object.
+    fn builtin_shape<'a>(s: Self::Builtin<'a>) -> &'a Self::Shape;
     /// [`bounds_gap`](Self::bounds_gap) of two built-in shapes.
     fn builtin_bounds_gap(
         a: Self::Builtin<'_>,
@@ -81,8 +96,6 @@ pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
         b: Self::Builtin<'_>,
         pose_b: &Self::Pose,
     ) -> T;
-    /// A built-in shape's address, for the canonical order.
-    fn builtin_address(s: Self::Builtin<'_>) -> usize;
     /// Whether `kind` is one of this dimension's built-in kinds.
     fn is_builtin_kind(kind: ShapeKind) -> bool;
     /// The pose a built-in kind's geometry is placed with (an axis-aligned
@@ -149,6 +162,13 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     }
     /// The answer seen from the other shape.
     fn flipped(answer: &Self::Answer) -> Self::Answer;
+    /// The answer seen from the other shape when `flip`, else itself. A query
+    /// whose answers flip cheaply may pick the two by value rather than
+    /// branch (`flip` depends on the data for two shapes of the same kind).
+    #[inline]
+    fn flipped_if(answer: Self::Answer, flip: bool) -> Self::Answer {
+        if flip { Self::flipped(&answer) } else { answer }
+    }
     /// The answer mapped from a local frame to the world.
     fn transformed(answer: &Self::Answer, frame: &D::Pose) -> Self::Answer;
     /// The answer for shapes whose bounding boxes are `gap` apart, when their
@@ -156,22 +176,21 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     /// decide it.
     fn from_gap(gap: T, args: &Self::Args) -> Option<Self::Answer>;
     /// The answer of the built-in kernel for two built-in shapes at their
-    /// poses, in the world frame, or `None` for a pair without one: a `match`
-    /// on the two shapes whose every arm calls [`builtin_in_order`] with the
-    /// pair's kernel and the shapes in canonical order (the arms for a pair
-    /// in the other order pass them swapped). `swapped` says that `x` and `y`
-    /// (of the same kind) were already swapped for the canonical order.
+    /// poses, in the world frame: a `match` on the two shapes whose every arm
+    /// calls [`builtin_in_order`] with the pair's kernel and the shapes in the
+    /// pair's order (the arms for a pair in the other order pass them swapped
+    /// and say so).
     ///
     /// # Errors
-    /// As [`builtin_in_order`].
+    /// As [`builtin_in_order`]; [`DispatchError::Unsupported`] for a pair
+    /// the register block lacks.
     fn builtin(
         x: D::Builtin<'_>,
         pose_x: &D::Pose,
         y: D::Builtin<'_>,
         pose_y: &D::Pose,
-        swapped: bool,
         args: Self::Args,
-    ) -> Option<Result<Self::Answer, DispatchError>>;
+    ) -> Result<Self::Answer, DispatchError>;
     /// The generic fallback, in the world frame (arguments as given, poses as
     /// given); `None` when none applies.
     fn fallback(
@@ -615,6 +634,32 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         )
     }
 
+    /// [`query`](Self::query) for two built-in shapes given by their types
+    /// ([`ShapeRef`](shape::ShapeRef)s): the same answer, without the calls
+    /// through the shapes' vtables that find out what they are. For code that
+    /// keeps built-in shapes by value (the World does).
+    ///
+    /// # Errors
+    /// As [`query`](Self::query).
+    #[inline]
+    pub fn query_builtin<'s, Q: PairQuery<T, D>>(
+        &self,
+        x: D::Builtin<'s>,
+        pose_x: &'s D::Pose,
+        y: D::Builtin<'s>,
+        pose_y: &'s D::Pose,
+        args: Q::Args,
+    ) -> Result<Q::Answer, DispatchError> {
+        query_with_refs::<T, D, Q>(
+            (self.builtins, &self.user_pairs[Q::SLOT], || {
+                self.user_kernels::<Q>()
+            }),
+            (D::builtin_shape(x), pose_x, Some(x)),
+            (D::builtin_shape(y), pose_y, Some(y)),
+            args,
+        )
+    }
+
     /// Whether the two shapes, placed at their poses, intersect (closed sets:
     /// touching counts).
     ///
@@ -712,7 +757,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
 /// Two built-in shapes with no user kernel for their pair (the common case)
 /// take [`builtin_pair`]: two calls through the vtables (`as_builtin`), a
 /// `match`, no downcast. Everything else goes to [`general`].
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)] // the table's three parts, so that no table is needed
 pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     builtins: bool,
@@ -724,10 +769,32 @@ pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     pose_b: &D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
+    let (ra, rb) = (D::builtin(a), D::builtin(b));
+    query_with_refs::<T, D, Q>(
+        (builtins, user_pairs, user),
+        (a, pose_a, ra),
+        (b, pose_b, rb),
+        args,
+    )
+}
+
+/// [`query_with`] with the shapes' [`Dimension::builtin`] already known (the
+/// World knows them from how it stores its shapes).
+#[inline(always)]
+#[allow(clippy::type_complexity)] // the table's three parts, and two sides
+pub(crate) fn query_with_refs<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    (builtins, user_pairs, user): (
+        bool,
+        &UserPairs,
+        impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
+    ),
+    (a, pose_a, ra): (&'s D::Shape, &'s D::Pose, Option<D::Builtin<'s>>),
+    (b, pose_b, rb): (&'s D::Shape, &'s D::Pose, Option<D::Builtin<'s>>),
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
     if let Err(e) = Q::check_args(&args) {
         return Err(argument_error::<T, D>(pose_a, pose_b, e));
     }
-    let (ra, rb) = (D::builtin(a), D::builtin(b));
     if let (Some(x), Some(y), true) = (ra, rb, builtins) {
         let (i, j) = (D::builtin_kind(x).index(), D::builtin_kind(y).index());
         let user_pair =
@@ -736,6 +803,27 @@ pub(crate) fn query_with<'u, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
             return builtin_pair::<T, D, Q>(x, pose_a, y, pose_b, args);
         }
     }
+    // The sides' parts one by one: a tuple would be built in memory before
+    // the test above, on the common path too.
+    not_builtin_pair::<T, D, Q>(builtins, user, a, pose_a, ra, b, pose_b, rb, args)
+}
+
+/// [`query_with`] for every pair but two built-in shapes without a user
+/// kernel: a user kernel, user kinds, fallbacks (not inlined: the common path
+/// stays small).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // see the caller
+fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    builtins: bool,
+    user: impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
+    a: &'s D::Shape,
+    pose_a: &'s D::Pose,
+    ra: Option<D::Builtin<'s>>,
+    b: &'s D::Shape,
+    pose_b: &'s D::Pose,
+    rb: Option<D::Builtin<'s>>,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
     let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
     let sa = Side {
         shape: a,
@@ -787,7 +875,7 @@ fn user_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// order (by pose, then the address of their data).
 #[inline]
 fn same_kind_swapped<T: Real, D: Dimension<T>>(a: &Side<'_, T, D>, b: &Side<'_, T, D>) -> bool {
-    canonical_order::<T, D>(a.pose, address(a.data), b.pose, address(b.data)) == Ordering::Greater
+    canonical_greater::<T, D>(a.pose, address(a.data), b.pose, address(b.data))
 }
 
 /// The error for arguments the query refuses, unless a pose is not finite
@@ -862,38 +950,52 @@ fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
-/// Two built-in shapes through the built-in kernels: two shapes of the same
-/// kind are put in the canonical order here (by pose, then address), then
+/// Two built-in shapes through the built-in kernels:
 /// [`PairQuery::builtin`]'s `match` picks the pair's arm, which knows the
 /// kinds and their order at compile time and calls [`builtin_in_order`].
 #[inline(always)]
-fn builtin_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    x: D::Builtin<'_>,
-    pose_x: &D::Pose,
-    y: D::Builtin<'_>,
-    pose_y: &D::Pose,
+fn builtin_pair<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    x: D::Builtin<'s>,
+    pose_x: &'s D::Pose,
+    y: D::Builtin<'s>,
+    pose_y: &'s D::Pose,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    let (kx, ky) = (D::builtin_kind(x), D::builtin_kind(y));
-    let swapped = kx == ky
-        && canonical_order::<T, D>(pose_x, D::builtin_address(x), pose_y, D::builtin_address(y))
-            == Ordering::Greater;
-    let answer = if swapped {
-        Q::builtin(y, pose_y, x, pose_x, true, args)
-    } else {
-        Q::builtin(x, pose_x, y, pose_y, false, args)
-    };
-    answer.unwrap_or(Err(DispatchError::Unsupported {
-        a: kx.min(ky),
-        b: kx.max(ky),
-    }))
+    Q::builtin(x, pose_x, y, pose_y, args)
 }
 
-/// The mirror rule for two built-in shapes in canonical order (`swapped`
-/// when that is the reverse of the caller's), typed: B's effective pose in
+/// `[a, b]`, or `[b, a]` when `swap`, as a selection rather than a branch.
+#[inline(always)]
+fn select_pair<X: Copy>(swap: bool, [a, b]: [X; 2]) -> [X; 2] {
+    let pair = [a, b];
+    [pair[usize::from(swap)], pair[usize::from(!swap)]]
+}
+
+/// [`DispatchError::Unsupported`] for two kinds, in canonical order.
+#[cold]
+#[inline(never)]
+pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
+    DispatchError::Unsupported {
+        a: a.min(b),
+        b: a.max(b),
+    }
+}
+
+/// The mirror rule for two built-in shapes, typed: one function per arm of
+/// the register blocks' `match` (not inlined into it, so that each pair pays
+/// only for its own registers, and the `match` jumps to it). `a` and `b` are
+/// in the order of the pair's kernel, `reversed` when that is the reverse of
+/// the caller's (a constant of the arm); `variants` are the
+/// [`ShapeRef`](shape::ShapeRef) variants of their kinds, so the kinds are
+/// known at compile time. Two shapes of the same kind are put in the
+/// canonical order here (by pose, then address). Then B's effective pose in
 /// A's, `kernel` in A's frame, the answer mapped to the world and flipped
-/// back when swapped. Every arm of the register blocks' `match` calls it with
-/// its kinds known, so the effective poses and the order fold away.
+/// back when the order was swapped.
+///
+/// The canonical order of two shapes of the same kind has no data-dependent
+/// branch: random pairs come in either order half of the time, and a branch
+/// on it would be mispredicted as often. [`canonical_greater`] compares
+/// without one, and the two sides are picked by the result as values.
 ///
 /// The poses are not checked one by one: a NaN or an infinity in either
 /// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
@@ -909,56 +1011,136 @@ fn builtin_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// # Errors
 /// [`DispatchError::NonFinitePose`] for a pose with a NaN or an infinity, or
 /// a relative pose that overflows when the bounding boxes cannot decide.
-#[inline(always)]
+#[inline(never)]
 pub fn builtin_in_order<'s, T, D, Q, A, B>(
-    (x, a, pose_a): (D::Builtin<'s>, &A, &'s D::Pose),
-    (y, b, pose_b): (D::Builtin<'s>, &B, &'s D::Pose),
-    swapped: bool,
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
     args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
     kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
 ) -> Result<Q::Answer, DispatchError>
 where
     T: Real,
     D: Dimension<T>,
     Q: PairQuery<T, D>,
-    A: ?Sized,
-    B: ?Sized,
+    A: Any,
+    B: Any,
 {
-    let (ka, kb) = (D::builtin_kind(x), D::builtin_kind(y));
+    let (ka, kb) = (
+        D::builtin_kind(variants.0(a)),
+        D::builtin_kind(variants.1(b)),
+    );
+    let same_kind_swap =
+        ka == kb && canonical_greater::<T, D>(pose_x, thin_address(a), pose_y, thin_address(b));
+    let swapped = reversed ^ same_kind_swap;
+    let (a, b) = swap_if_same_type(same_kind_swap, a, b);
+    let [pose_a, pose_b] = select_pair(same_kind_swap, [pose_x, pose_y]);
+    // For two shapes of the same kind the picked references pass through
+    // `black_box`: without it, the compiler reuses the numbers it loaded for
+    // the comparison and picks those instead, which x86 does with a branch
+    // for floating-point values. (Two different kinds are never swapped:
+    // nothing is picked.)
+    let (a, b, pose_a, pose_b) = if ka == kb {
+        core::hint::black_box((a, b, pose_a, pose_b))
+    } else {
+        (a, b, pose_a, pose_b)
+    };
     let frame = D::builtin_effective_pose(ka, pose_a);
     let m = D::inv_mul(&frame, &D::builtin_effective_pose(kb, pose_b));
     if !pose_in_range::<T, D>(&m) {
-        if let Some(answer) = builtin_out_of_range::<T, D, Q>(&m, (x, pose_a), (y, pose_b), &args)?
-        {
-            return Ok(if swapped { Q::flipped(&answer) } else { answer });
-        }
+        // The whole rest in a cold function: no register of the common path
+        // has to survive a call, so the common path saves none.
+        return builtin_out_of_range::<T, D, Q, A, B>(
+            (m, frame, swapped, args),
+            ((variants.0)(a), a, pose_a),
+            ((variants.1)(b), b, pose_b),
+            kernel,
+        );
     }
-    let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
-    let world = Q::transformed(&local, &frame);
-    Ok(if swapped { Q::flipped(&world) } else { world })
+    Ok(answer_in_world::<T, D, Q, A, B>(
+        (a, b, &m, &frame, swapped, args),
+        kernel,
+    ))
 }
 
-/// [`beyond_range`] for two built-in shapes whose poses are not yet
+/// The kernel's answer for `b_in_a = m` in the frame `frame`, mapped to the
+/// world and flipped back when `swapped`.
+#[inline(always)]
+fn answer_in_world<T, D, Q, A, B>(
+    (a, b, m, frame, swapped, args): (&A, &B, &D::Pose, &D::Pose, bool, Q::Args),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Q::Answer
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+{
+    let local = kernel(a, b, m, Q::local_args(args, frame, swapped));
+    Q::flipped_if(Q::transformed(&local, frame), swapped)
+}
+
+/// `(a, b)`, or `(b, a)` when `swap` and `A` and `B` are one type (two
+/// shapes of the same kind), picked as values.
+#[inline(always)]
+fn swap_if_same_type<'s, A: Any, B: Any>(swap: bool, a: &'s A, b: &'s B) -> (&'s A, &'s B) {
+    // With the types known, both downcasts are decided at compile time.
+    let (b_as_a, a_as_b) = (
+        (b as &dyn Any).downcast_ref::<A>(),
+        (a as &dyn Any).downcast_ref::<B>(),
+    );
+    match (b_as_a, a_as_b) {
+        (Some(b_as_a), Some(a_as_b)) => {
+            let ([first, _], [second, _]) = (
+                select_pair(swap, [a, b_as_a]),
+                select_pair(swap, [b, a_as_b]),
+            );
+            (first, second)
+        }
+        _ => (a, b),
+    }
+}
+
+/// The address of a shape's data, for the canonical order.
+#[inline(always)]
+fn thin_address<A>(a: &A) -> usize {
+    core::ptr::from_ref(a) as usize
+}
+
+/// [`builtin_in_order`] for a relative pose `m` out of the kernels' range,
+/// as [`beyond_range`] for two built-in shapes whose poses are not yet
 /// checked: a pose with a NaN or an infinity is
-/// [`DispatchError::NonFinitePose`] first.
+/// [`DispatchError::NonFinitePose`] first; then the bounding boxes' gap, or
+/// the kernel when the gap does not decide and `m` is finite.
 #[cold]
 #[inline(never)]
-fn builtin_out_of_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    m: &D::Pose,
-    (x, pose_x): (D::Builtin<'_>, &D::Pose),
-    (y, pose_y): (D::Builtin<'_>, &D::Pose),
-    args: &Q::Args,
-) -> Result<Option<Q::Answer>, DispatchError> {
-    if !(pose_is_finite::<T, D>(pose_x) && pose_is_finite::<T, D>(pose_y)) {
+fn builtin_out_of_range<T, D, Q, A, B>(
+    (m, frame, swapped, args): (D::Pose, D::Pose, bool, Q::Args),
+    (x, a, pose_a): (D::Builtin<'_>, &A, &D::Pose),
+    (y, b, pose_b): (D::Builtin<'_>, &B, &D::Pose),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+{
+    if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
         return Err(DispatchError::NonFinitePose);
     }
-    let gap = D::builtin_bounds_gap(x, pose_x, y, pose_y);
-    if let Some(answer) = Q::from_gap(gap, args) {
-        Ok(Some(answer))
-    } else if !pose_is_finite::<T, D>(m) {
+    let gap = D::builtin_bounds_gap(x, pose_a, y, pose_b);
+    if let Some(answer) = Q::from_gap(gap, &args) {
+        Ok(Q::flipped_if(answer, swapped))
+    } else if !pose_is_finite::<T, D>(&m) {
         Err(DispatchError::NonFinitePose)
     } else {
-        Ok(None)
+        Ok(answer_in_world::<T, D, Q, A, B>(
+            (a, b, &m, &frame, swapped, args),
+            kernel,
+        ))
     }
 }
 
@@ -1056,28 +1238,53 @@ fn pose_in_range<T: Real, D: Dimension<T>>(p: &D::Pose) -> bool {
         .fold(true, |ok, x| ok & (num_traits::Float::abs(*x) <= limit))
 }
 
-/// A total order on (pose, address) used to put two shapes of the same kind
-/// in a canonical order. Usually decided by the first coordinate of the
-/// translations, so it costs a comparison or two.
-#[inline]
-fn canonical_order<T: Real, D: Dimension<T>>(
+/// Whether `(pa, a)` comes after `(pb, b)` in the total order used to put
+/// two shapes of the same kind in a canonical order: the pose numbers
+/// compared one after the other (translation first), the first that differ
+/// deciding (a pair with a NaN counts as equal and goes on to the next), then
+/// the addresses.
+///
+/// Almost always the first numbers differ and decide: that answer is taken
+/// without a branch on which is greater (a branch on the order of random
+/// pairs is mispredicted half of the time); the rest, for shapes at the same
+/// first coordinate, is a branch that is rarely taken.
+#[inline(always)]
+fn canonical_greater<T: Real, D: Dimension<T>>(
     pa: &D::Pose,
     a: usize,
     pb: &D::Pose,
     b: usize,
-) -> Ordering {
+) -> bool {
+    let (x, y) = (
+        D::pose_numbers(pa).as_ref()[0],
+        D::pose_numbers(pb).as_ref()[0],
+    );
+    let (lt, gt) = (x < y, x > y);
+    if lt | gt {
+        gt
+    } else {
+        canonical_greater_after_first::<T, D>(pa, a, pb, b)
+    }
+}
+
+/// [`canonical_greater`] when the first numbers are equal (or NaN).
+#[inline(never)]
+fn canonical_greater_after_first<T: Real, D: Dimension<T>>(
+    pa: &D::Pose,
+    a: usize,
+    pb: &D::Pose,
+    b: usize,
+) -> bool {
     let (na, nb) = (D::pose_numbers(pa), D::pose_numbers(pb));
-    for (x, y) in na.as_ref().iter().zip(nb.as_ref()) {
-        // Two comparisons rather than `partial_cmp` (same order; equal and
-        // NaN both go on to the next number).
+    for (x, y) in na.as_ref().iter().zip(nb.as_ref()).skip(1) {
         if x < y {
-            return Ordering::Less;
+            return false;
         }
         if x > y {
-            return Ordering::Greater;
+            return true;
         }
     }
-    a.cmp(&b)
+    a > b
 }
 
 /// A lower bound of the distance between two bounding boxes: the largest gap

@@ -88,6 +88,7 @@ impl<'a, T: Real> ShapeRef<'a, T> {
 
     /// The shape as a trait object.
     #[must_use]
+    #[inline]
     pub fn as_shape(self) -> &'a dyn Shape<T> {
         match self {
             Self::Point(s) => s,
@@ -140,6 +141,7 @@ impl<'a, T: Real> ShapeRef3<'a, T> {
 
     /// The shape as a trait object.
     #[must_use]
+    #[inline]
     pub fn as_shape(self) -> &'a dyn Shape3<T> {
         match self {
             Self::Sphere(s) => s,

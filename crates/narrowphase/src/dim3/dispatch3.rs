@@ -16,7 +16,9 @@ use crate::DispatchError;
 use crate::Route;
 use crate::dispatch::check_max_distance;
 use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
-use crate::table::{ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order};
+use crate::table::{
+    ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
+};
 
 /// A typed 3D boolean kernel: `(a, b, b_in_a) → intersects`.
 pub type IntersectsFn3<T, A, B> = KernelFn<T, Dim3, A, B>;
@@ -93,8 +95,8 @@ impl<T: Real> Dimension<T> for Dim3 {
         s.kind()
     }
     #[inline]
-    fn builtin_address(s: ShapeRef3<'_, T>) -> usize {
-        (s.as_shape() as *const dyn Shape3<T>).cast::<()>() as usize
+    fn builtin_shape<'a>(s: Self::Builtin<'a>) -> &'a Self::Shape {
+        s.as_shape()
     }
     fn builtin_bounds_gap(
         a: ShapeRef3<'_, T>,
@@ -184,10 +186,9 @@ impl<T: Real> PairQuery<T, Dim3> for IntersectsQuery {
         pose_x: &Isometry3<T>,
         y: ShapeRef3<'_, T>,
         pose_y: &Isometry3<T>,
-        swapped: bool,
         (): (),
-    ) -> Option<Result<bool, DispatchError>> {
-        builtin_intersects(x, pose_x, y, pose_y, swapped, ())
+    ) -> Result<bool, DispatchError> {
+        builtin_intersects(x, pose_x, y, pose_y, ())
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -227,10 +228,9 @@ impl<T: Real> PairQuery<T, Dim3> for ContactQuery {
         pose_x: &Isometry3<T>,
         y: ShapeRef3<'_, T>,
         pose_y: &Isometry3<T>,
-        swapped: bool,
         (): (),
-    ) -> Option<Result<Self::Answer, DispatchError>> {
-        builtin_contact(x, pose_x, y, pose_y, swapped, ())
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_contact(x, pose_x, y, pose_y, ())
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -270,10 +270,9 @@ impl<T: Real> PairQuery<T, Dim3> for ClosestPointsQuery {
         pose_x: &Isometry3<T>,
         y: ShapeRef3<'_, T>,
         pose_y: &Isometry3<T>,
-        swapped: bool,
         max_distance: T,
-    ) -> Option<Result<Self::Answer, DispatchError>> {
-        builtin_closest_points(x, pose_x, y, pose_y, swapped, max_distance)
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_closest_points(x, pose_x, y, pose_y, max_distance)
     }
     fn fallback(
         _: &dyn Shape3<T>,
@@ -301,71 +300,68 @@ macro_rules! register_block3 {
 
         /// The IntersectsQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_intersects<T: Real>(
-            x: ShapeRef3<'_, T>,
-            pose_x: &Isometry3<T>,
-            y: ShapeRef3<'_, T>,
-            pose_y: &Isometry3<T>,
-            swapped: bool,
+        fn builtin_intersects<'s, T: Real>(
+            x: ShapeRef3<'s, T>,
+            pose_x: &'s Isometry3<T>,
+            y: ShapeRef3<'s, T>,
+            pose_y: &'s Isometry3<T>,
             (): (),
-        ) -> Option<Result<bool, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<bool, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                    (a, pose_x), (b, pose_y), false, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $intersects(a, b, m),
                 ),
                 (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $intersects(a, b, m),
+                    (a, pose_y), (b, pose_x), true, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $intersects(a, b, m),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
 
         /// The ContactQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_contact<T: Real>(
-            x: ShapeRef3<'_, T>,
-            pose_x: &Isometry3<T>,
-            y: ShapeRef3<'_, T>,
-            pose_y: &Isometry3<T>,
-            swapped: bool,
+        fn builtin_contact<'s, T: Real>(
+            x: ShapeRef3<'s, T>,
+            pose_x: &'s Isometry3<T>,
+            y: ShapeRef3<'s, T>,
+            pose_y: &'s Isometry3<T>,
             (): (),
-        ) -> Option<Result<Option<Contact3<T>>, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<Option<Contact3<T>>, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, (), |a, b, m, ()| $contact(a, b, m),
+                    (a, pose_x), (b, pose_y), false, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $contact(a, b, m),
                 ),
                 (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, (), |a, b, m, ()| $contact(a, b, m),
+                    (a, pose_y), (b, pose_x), true, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $contact(a, b, m),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
 
         /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
         /// frame (see `PairQuery::builtin`): one arm per pair and order.
-        #[inline(always)]
+        #[inline]
         #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
-        fn builtin_closest_points<T: Real>(
-            x: ShapeRef3<'_, T>,
-            pose_x: &Isometry3<T>,
-            y: ShapeRef3<'_, T>,
-            pose_y: &Isometry3<T>,
-            swapped: bool,
+        fn builtin_closest_points<'s, T: Real>(
+            x: ShapeRef3<'s, T>,
+            pose_x: &'s Isometry3<T>,
+            y: ShapeRef3<'s, T>,
+            pose_y: &'s Isometry3<T>,
             max_distance: T,
-        ) -> Option<Result<ClosestPoints3<T>, DispatchError>> {
-            Some(match (x, y) {
+        ) -> Result<ClosestPoints3<T>, DispatchError> {
+            match (x, y) {
                 $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
-                    (x, a, pose_x), (y, b, pose_y), swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                    (a, pose_x), (b, pose_y), false, max_distance, (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, d| $closest(a, b, m, d),
                 ),
                 (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
-                    (y, a, pose_y), (x, b, pose_x), !swapped, max_distance, |a, b, m, d| $closest(a, b, m, d),
+                    (a, pose_y), (b, pose_x), true, max_distance, (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, d| $closest(a, b, m, d),
                 ), )*
-                _ => return None,
-            })
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
         }
     };
 }
