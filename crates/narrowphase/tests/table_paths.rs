@@ -3,7 +3,10 @@
 //! other pairs (which must not disturb the built-in ones) give the same
 //! answers bit for bit, mirrored exactly; and a pose with a NaN or an
 //! infinity anywhere, the rotation an axis-aligned box drops included, is
-//! still [`DispatchError::NonFinitePose`] on the fast path.
+//! still [`DispatchError::NonFinitePose`] on the fast path. The entry point
+//! that takes built-in shapes by type (`Table::query_builtin`, what the World
+//! calls) answers the same as the one that takes `&dyn Shape`, user kernels
+//! that override a built-in pair included.
 
 use core::any::Any;
 
@@ -11,7 +14,10 @@ use nalgebra::{
     Isometry2, Isometry3, Point2, Quaternion, Translation2, UnitComplex, Vector2, Vector3,
 };
 use narrowphase::dim3::DispatchTable3;
-use narrowphase::{ClosestPoints, Contact, DispatchError, DispatchTable};
+use narrowphase::{
+    ClosestPoints, ClosestPointsQuery, Contact, ContactQuery, DispatchError, DispatchTable,
+    IntersectsQuery,
+};
 use proptest::prelude::*;
 use shape::prelude::*;
 
@@ -54,6 +60,52 @@ fn table_with_user_kernel<T: Real>() -> DispatchTable<T> {
     t
 }
 
+/// A user kernel that overrides a built-in pair (circle, obb): never touching.
+fn never<T: Real>(_: &Circle<T>, _: &Obb<T>, _: &Isometry2<T>) -> bool {
+    false
+}
+
+fn never_contact<T: Real>(_: &Circle<T>, _: &Obb<T>, _: &Isometry2<T>) -> Option<Contact<T>> {
+    None
+}
+
+/// A table whose (circle, obb) pair is answered by a user kernel.
+fn table_overriding_circle_obb<T: Real>() -> DispatchTable<T> {
+    let mut t = DispatchTable::new();
+    t.register(
+        ShapeKind::CIRCLE,
+        ShapeKind::OBB,
+        "never",
+        never::<T>,
+        never_contact::<T>,
+    );
+    t
+}
+
+/// `query_builtin` (shapes by type) answers as `query` (shapes as trait
+/// objects) on `table`, for every query.
+fn by_type_agrees<T: Real>(
+    table: &DispatchTable<T>,
+    (a, pa): (&dyn Shape<T>, &Isometry2<T>),
+    (b, pb): (&dyn Shape<T>, &Isometry2<T>),
+    far: T,
+) -> Result<(), TestCaseError> {
+    let (x, y) = (a.as_builtin().unwrap(), b.as_builtin().unwrap());
+    prop_assert_eq!(
+        table.query_builtin::<IntersectsQuery>(x, pa, y, pb, ()),
+        table.intersects(a, pa, b, pb)
+    );
+    prop_assert_eq!(
+        table.query_builtin::<ContactQuery>(x, pa, y, pb, ()),
+        table.contact(a, pa, b, pb)
+    );
+    prop_assert_eq!(
+        table.query_builtin::<ClosestPointsQuery>(x, pa, y, pb, far),
+        table.closest_points(a, pa, b, pb, far)
+    );
+    Ok(())
+}
+
 /// One shape of every built-in 2D kind.
 fn shapes<T: Real>() -> Vec<Box<dyn Shape<T>>> {
     let l = T::lit;
@@ -87,11 +139,15 @@ fn pose<T: Real>(x: f64, y: f64, angle: f64) -> Isometry2<T> {
 /// Every route, every query, both orders: the same answers.
 fn routes_agree<T: Real>(pa: &Isometry2<T>, pb: &Isometry2<T>) -> Result<(), TestCaseError> {
     let (plain, user) = (DispatchTable::<T>::new(), table_with_user_kernel::<T>());
+    let overriding = table_overriding_circle_obb::<T>();
     let all = shapes::<T>();
     let far = T::lit(4.0);
     for a in &all {
         for b in &all {
             let (a, b) = (&**a, &**b);
+            for table in [&plain, &user, &overriding] {
+                by_type_agrees(table, (a, pa), (b, pb), far)?;
+            }
             let hit = narrowphase::intersects(a, pa, b, pb);
             prop_assert_eq!(hit, plain.intersects(a, pa, b, pb));
             prop_assert_eq!(hit, user.intersects(a, pa, b, pb));
@@ -131,6 +187,52 @@ proptest! {
     fn routes_agree_f64(x in -3.0..3.0f64, y in -3.0..3.0f64, a in -3.2..3.2f64, b in -3.2..3.2f64) {
         routes_agree::<f64>(&pose(0.5, -0.25, a), &pose(0.5 + x, y - 0.25, b))?;
     }
+}
+
+/// Two shapes of the same kind whose first pose numbers are equal (or whose
+/// poses are equal: then their addresses decide the order) still agree
+/// mirrored, bit for bit (the rarely taken part of the canonical order).
+#[test]
+fn tied_poses_agree() {
+    fn check<T: Real>() {
+        for (pa, pb) in [
+            (pose::<T>(0.5, -0.25, 0.3), pose::<T>(0.5, 0.75, -1.1)),
+            (pose::<T>(0.5, 0.25, 0.3), pose::<T>(0.5, 0.25, 2.0)),
+            (pose::<T>(0.5, 0.25, 0.3), pose::<T>(0.5, 0.25, 0.3)),
+        ] {
+            routes_agree::<T>(&pa, &pb).unwrap();
+            routes_agree::<T>(&pb, &pa).unwrap();
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
+/// `query_builtin` routes a pair with a user kernel to it, as `query` does.
+#[test]
+fn by_type_takes_user_kernels() {
+    let t = table_overriding_circle_obb::<f64>();
+    let c = Circle::new(1.0).unwrap();
+    let o = Obb::new(Vector2::new(1.0, 1.0)).unwrap();
+    let at = Isometry2::identity();
+    let (x, y) = (ShapeRef::Circle(&c), ShapeRef::Obb(&o));
+    assert_eq!(
+        t.query_builtin::<IntersectsQuery>(x, &at, y, &at, ()),
+        Ok(false)
+    );
+    assert_eq!(
+        t.query_builtin::<IntersectsQuery>(y, &at, x, &at, ()),
+        Ok(false)
+    );
+    assert_eq!(
+        t.query_builtin::<ContactQuery>(y, &at, x, &at, ()),
+        Ok(None)
+    );
+    let plain = DispatchTable::<f64>::new();
+    assert_eq!(
+        plain.query_builtin::<IntersectsQuery>(x, &at, y, &at, ()),
+        Ok(true)
+    );
 }
 
 /// A pose with one bad number, at each of its four places.
@@ -176,6 +278,11 @@ fn bad_poses_are_errors<T: Real>() {
                             Some(e)
                         );
                         assert_eq!(user.closest_points(a, pa, b, pb, -T::one()).err(), Some(e));
+                        let (x, y) = (a.as_builtin().unwrap(), b.as_builtin().unwrap());
+                        assert_eq!(
+                            user.query_builtin::<ContactQuery>(x, pa, y, pb, ()).err(),
+                            Some(e)
+                        );
                     }
                 }
             }
