@@ -45,7 +45,7 @@
 //! largest part of the table's cost before). The first pose numbers decide
 //! almost always, with a comparison whose result picks the two sides by value
 //! (conditional moves); equal first numbers take a rarely taken branch to the
-//! rest of the order ([`canonical_greater`]).
+//! rest of the order (`canonical_greater`).
 //!
 //! # Adding a query
 //!
@@ -994,7 +994,7 @@ pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
 ///
 /// The canonical order of two shapes of the same kind has no data-dependent
 /// branch: random pairs come in either order half of the time, and a branch
-/// on it would be mispredicted as often. [`canonical_greater`] compares
+/// on it would be mispredicted as often. `canonical_greater` compares
 /// without one, and the two sides are picked by the result as values.
 ///
 /// The poses are not checked one by one: a NaN or an infinity in either
