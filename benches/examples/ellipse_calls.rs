@@ -105,7 +105,10 @@ fn other<T: Real>(rng: &mut Rng, kind: usize) -> (Other<T>, f64) {
         }
         7 => {
             let (h, r) = (s * rng.range(0.3, 0.7), s * rng.range(0.2, 0.4));
-            (Other::Capsule(Capsule::vertical(l(h), l(r)).unwrap()), h + r)
+            (
+                Other::Capsule(Capsule::vertical(l(h), l(r)).unwrap()),
+                h + r,
+            )
         }
         _ => {
             let e = ellipse_shape(rng, s);
@@ -172,11 +175,7 @@ fn pairs<T: Real>(kind: Option<usize>, hits_only: bool) -> (Vec<Pair<T>>, usize,
         let e = ellipse_shape::<T>(&mut rng, s);
         let (x, y) = (rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
         // The AABB never turns.
-        let angle = if k == 3 {
-            0.0
-        } else {
-            rng.range(-3.2, 3.2)
-        };
+        let angle = if k == 3 { 0.0 } else { rng.range(-3.2, 3.2) };
         let pa = pose::<T>(x, y, angle);
         let d = rng.range(0.0, 1.0).sqrt() * (reach_a + s);
         let dir = rng.range(-3.2, 3.2);

@@ -110,16 +110,17 @@
 //!
 //! [`ellipse_ellipse`]: super::ellipse_ellipse
 
-use nalgebra::{Isometry2, Point2, Unit, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::dim2::ellipse_distance::{
     closest_point_on_filled_ellipse as closest_point_on_ellipse, distance_to_filled_ellipse,
+    nearest_boundary_point,
 };
 use shape::{Ellipse, Real};
 
-use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
+use super::search::{self, EllipseTerm, Probe, SupportFunction};
 use crate::polygonal::{Polygonal, length_and_direction};
-use crate::sat::linear::{Extreme, SCAN_UP_TO, extreme_index};
+use crate::sat::linear::{SCAN_UP_TO, extreme_index};
 use crate::{ClosestPoints, Contact};
 
 /// Whether a rounded core and an ellipse intersect (closed sets: touching
@@ -534,14 +535,16 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
     best
 }
 
-/// The support overlap `h(n)` of A and the ellipse along `n` (A's frame).
+/// The support function `h(n)` of `K = A − B` (A's frame, B the ellipse
+/// placed at `t`): `h(n) = max_i vᵢ·n + r + |diag(rx, ry) Rᵀn| − t·n`. Its
+/// smooth pieces are the core vertices; its kinks the core's edge normals.
 struct Overlap<'a, T: Real, A: Polygonal<T>> {
     a: &'a A,
-    radii: Vector2<T>,
-    /// B\'s rotation in A\'s frame.
-    rot_b: UnitComplex<T>,
+    ellipse: EllipseTerm<T>,
     t: Vector2<T>,
     r: T,
+    /// `|t|` plus the reaches of both shapes.
+    scale: T,
     /// Equal depths within this count as ties.
     tie: T,
 }
@@ -557,43 +560,33 @@ struct Best<T: Real> {
 impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     fn new(a: &'a A, b: &Ellipse<T>, b_in_a: &Isometry2<T>) -> Self {
         let t = b_in_a.translation.vector;
-        let reach = (0..a.core_vertex_count())
-            .map(|i| a.core_vertex(i).coords.norm())
+        let reach2 = (0..a.core_vertex_count())
+            .map(|i| a.core_vertex(i).coords.norm_squared())
             .fold(T::zero(), Float::max);
-        let scale = t.norm() + b.radii().amax() + a.radius() + reach;
+        let scale = t.norm() + b.radii().amax() + a.radius() + Float::sqrt(reach2);
+        let rot = b_in_a.rotation;
         Self {
             a,
-            radii: b.radii(),
-            rot_b: b_in_a.rotation,
+            ellipse: EllipseTerm::new(b.radii(), rot.cos_angle(), rot.sin_angle()),
             t,
             r: a.radius(),
+            scale,
             tie: shape::tolerance::ellipse_tie::<T>() * scale,
         }
-    }
-
-    /// The ellipse's local direction for A-frame direction `n`.
-    #[inline]
-    fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
-        self.rot_b.inverse_transform_vector(n)
-    }
-
-    /// A-frame direction for the ellipse's local direction `m`.
-    #[inline]
-    fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
-        self.rot_b * m
     }
 
     /// The index of the core vertex supporting along `n` (first on ties, as
     /// `core_support`).
     #[inline]
     fn support_index(&self, n: &Vector2<T>) -> usize {
-        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
+        let count = self.a.core_vertex_count();
+        if self.a.has_edge_normals() && count > SCAN_UP_TO {
             // A big polygon: a binary search over its normals, `O(log n)`.
             return extreme_index(self.a, n);
         }
         let mut best = 0;
         let mut best_dot = self.a.core_vertex(0).coords.dot(n);
-        for i in 1..self.a.core_vertex_count() {
+        for i in 1..count {
             let d = self.a.core_vertex(i).coords.dot(n);
             if d > best_dot {
                 best = i;
@@ -603,45 +596,56 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         best
     }
 
-    /// `max_i vᵢ·n − t·n`: the core's support along `n` relative to the
-    /// ellipse's centre.
+    /// The probe at `n` with the core's support on either side given.
     #[inline]
-    fn core_term(&self, n: &Vector2<T>) -> T {
-        if self.a.has_edge_normals() && self.a.core_vertex_count() > SCAN_UP_TO {
-            return self.a.core_vertex(extreme_index(self.a, n)).coords.dot(n) - self.t.dot(n);
+    fn probe_at(&self, n: &Vector2<T>, cw: usize, ccw: usize) -> Probe<T> {
+        let (w, xe, rho) = self.ellipse.at(n);
+        let base = xe + n * self.r - self.t;
+        let v = self.a.core_vertex(cw).coords;
+        let u = if ccw == cw {
+            v
+        } else {
+            self.a.core_vertex(ccw).coords
+        };
+        Probe {
+            n: *n,
+            h: (v - self.t).dot(n) + self.r + w,
+            cw: v + base,
+            ccw: u + base,
+            piece_cw: cw,
+            piece_ccw: ccw,
+            rho: rho + self.r,
+            widths: [w, T::zero()],
         }
-        self.a.core_support(n).coords.dot(n) - self.t.dot(n)
     }
 
-    /// `core_term` at directions turning counter-clockwise by less than half a
-    /// turn from one to the next: the supporting vertex of a counter-clockwise
-    /// convex core only advances (the dot products along the way increase),
-    /// so it is tracked instead of searched.
-    fn core_terms(&self, dirs: &[Vector2<T>; SCAN_SAMPLES], out: &mut [T; SCAN_SAMPLES]) {
+    /// The unit outward normal of edge `k` (from vertex `k` to `k + 1`).
+    #[inline]
+    fn edge_normal(&self, k: usize) -> Vector2<T> {
+        if self.a.has_edge_normals() {
+            return self.a.core_axis(k);
+        }
         let count = self.a.core_vertex_count();
-        let mut s = self.support_index(&dirs[0]);
-        let mut vs = self.a.core_vertex(s).coords;
-        for (o, n) in out.iter_mut().zip(dirs) {
-            let mut d = vs.dot(n);
-            for _ in 1..count {
-                let j = if s + 1 == count { 0 } else { s + 1 };
-                let vj = self.a.core_vertex(j).coords;
-                let dj = vj.dot(n);
-                if dj > d {
-                    (s, vs, d) = (j, vj, dj);
-                } else {
-                    break;
-                }
-            }
-            *o = d - self.t.dot(n);
-        }
+        let next = if k + 1 == count { 0 } else { k + 1 };
+        let d = self.a.core_vertex(next) - self.a.core_vertex(k);
+        length_and_direction(Vector2::new(d.y, -d.x)).map_or_else(Vector2::x, |(_, u)| u)
     }
 
-    /// `h(n) = max_i vᵢ·n + r + |diag(r_B) Rᵀn| − t·n`.
+    /// `h(n)` alone.
     #[inline]
-    fn value_n(&self, n: &Vector2<T>) -> T {
-        let m = self.to_b(n);
-        self.core_term(n) + self.r + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
+    fn value(&self, n: &Vector2<T>) -> T {
+        let v = self.a.core_vertex(self.support_index(n)).coords;
+        let w = {
+            let m = self.ellipse.local(n);
+            let r = self.ellipse_radii();
+            Vector2::new(r.x * m.x, r.y * m.y).norm()
+        };
+        (v - self.t).dot(n) + self.r + w
+    }
+
+    #[inline]
+    fn ellipse_radii(&self) -> Vector2<T> {
+        self.ellipse.radii()
     }
 
     /// Offers a candidate to `best` with the tie rule of the module notes.
@@ -661,129 +665,140 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         }
     }
 
-    /// The direction of least overlap and the overlap there (candidates (1)–(3)
-    /// of the contact note).
+    /// The direction of least overlap and the overlap there.
     fn minimise(&self) -> (Vector2<T>, T) {
-        let mut best: Option<Best<T>> = None;
-        // (1) Outward edge normals: exact kinks of h. A segment has two.
+        if self.a.core_vertex_count() == 1 {
+            return self.point_minimum();
+        }
+        // The guess: from the core's centroid towards the ellipse's centre.
         let count = self.a.core_vertex_count();
-        // The normals turn counter-clockwise: a big core's supporting
-        // vertex is climbed to from the previous one (`sat/linear.rs`),
-        // `O(n)` for all of them instead of a scan each.
-        let mut extreme = Extreme::default();
-        for i in 0..self.a.core_edge_count() {
-            let d = self.a.core_vertex((i + 1) % count) - self.a.core_vertex(i);
-            // Scaled: `|d|²` of a tiny edge is subnormal, `|d|` inexact.
-            if let Some((_, n)) = length_and_direction(Vector2::new(d.y, -d.x)) {
-                let value = if count > SCAN_UP_TO {
-                    let m = self.to_b(&n);
-                    extreme.max(self.a, &n) - self.t.dot(&n)
-                        + self.r
-                        + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm()
-                } else {
-                    self.value_n(&n)
-                };
-                self.offer(&mut best, n, value);
-                if count == 2 {
-                    self.offer(&mut best, -n, self.value_n(&-n));
-                }
+        let mut sum = Vector2::zeros();
+        for i in 0..count {
+            sum += self.a.core_vertex(i).coords;
+        }
+        let toward = self.t - sum / T::lit(count as f64);
+        let guess = length_and_direction(toward).map_or_else(Vector2::x, |(_, u)| u);
+        let m = search::minimise(self, guess, self.scale, Some(self.tie));
+        search::prefer_x(m, self.value(&Vector2::x()), self.tie)
+    }
+
+    /// A point core inside the ellipse (module notes): out through the
+    /// nearest boundary point `p`, against its outward normal; the depth is
+    /// `r + |q − p|`. Tied candidates: the mirror image of `p` across the
+    /// major axis when the point is within the tie tolerance of that axis,
+    /// and A's `+x`.
+    fn point_minimum(&self) -> (Vector2<T>, T) {
+        let q = self.a.core_vertex(0).coords - self.t;
+        let local = self.ellipse.local(&q);
+        let radii = self.ellipse_radii();
+        let p = nearest_boundary_point(radii, &Point2::from(local));
+        let outward = |p: &Point2<T>| {
+            let g = Vector2::new(p.x / radii.x / radii.x, p.y / radii.y / radii.y);
+            length_and_direction(g).map(|(_, u)| self.ellipse.global(&-u))
+        };
+        let mut best = None;
+        if let Some(n) = outward(&p) {
+            self.offer(&mut best, n, self.value(&n));
+        }
+        let minor_offset = if radii.x >= radii.y { local.y } else { local.x };
+        if Float::abs(minor_offset) <= self.tie && radii.x != radii.y {
+            let mirror = if radii.x >= radii.y {
+                Point2::new(p.x, -p.y)
+            } else {
+                Point2::new(-p.x, p.y)
+            };
+            if let Some(n) = outward(&mirror) {
+                self.offer(&mut best, n, self.value(&n));
             }
         }
-        // (2) Scans: uniform in angle (offered as candidates), and the
-        // ellipse's normals uniform in its parameter: the normal at
-        // (rx cos φ, ry sin φ) is along w = (cos φ / rx, sin φ / ry), where the
-        // ellipse's support is |diag(r) w| / |w| = 1 / |w|.
-        let circle = search::unit_circle::<T>();
-        let mut seeds = [Seed {
-            n: Vector2::zeros(),
-            value: T::zero(),
-            left: Vector2::zeros(),
-            right: Vector2::zeros(),
-        }; 3 * SEEDS_PER_FAMILY];
-        let mut values = [T::zero(); SCAN_SAMPLES];
-        self.core_terms(&circle, &mut values);
-        for (v, n) in values.iter_mut().zip(&circle) {
-            let m = self.to_b(n);
-            *v += self.r + Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm();
-            self.offer(&mut best, *n, *v);
-        }
-        let mut nseeds = search::family_seeds(&circle, &values, &mut seeds);
-        let mut dirs = [Vector2::zeros(); SCAN_SAMPLES];
-        let mut reach = [T::zero(); SCAN_SAMPLES];
-        for k in 0..SCAN_SAMPLES {
-            let w = Vector2::new(circle[k].x / self.radii.x, circle[k].y / self.radii.y);
-            // |w| from the scaled vector: for a radius of 1e-159 its square
-            // overflows f64 and `w / |w|` would be zero. If `w` itself
-            // overflows, the uniform direction with its support value.
-            let (m, inv) = match length_and_direction(w) {
-                Some((len, m)) => (m, T::one() / len),
-                None => {
-                    let m = circle[k];
-                    (
-                        m,
-                        Vector2::new(self.radii.x * m.x, self.radii.y * m.y).norm(),
-                    )
-                }
-            };
-            dirs[k] = self.b_to_a(&m);
-            reach[k] = inv;
-        }
-        self.core_terms(&dirs, &mut values);
-        for (v, r) in values.iter_mut().zip(&reach) {
-            *v += self.r + *r;
-        }
-        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
-        // (3) Refinement of the scans' minima.
-        search::refine_seeds(self, &mut seeds[..nseeds], |n, v| {
-            self.offer(&mut best, n, v);
-        });
-        match best {
-            Some(b) => (b.n, b.value),
-            None => (Vector2::x(), self.value_n(&Vector2::x())),
-        }
+        self.offer(&mut best, Vector2::x(), self.value(&Vector2::x()));
+        best.map_or_else(
+            || (Vector2::x(), self.value(&Vector2::x())),
+            |b| (b.n, b.value),
+        )
     }
 }
 
-impl<T: Real, A: Polygonal<T>> Objective<T> for Overlap<'_, T, A> {
+impl<T: Real, A: Polygonal<T>> SupportFunction<T> for Overlap<'_, T, A> {
+    /// Searched, the supporting vertex may tie with a neighbour: `n` is then
+    /// that edge's normal, a kink, and the probe says so.
     #[inline]
-    fn jet(&self, n: &Vector2<T>) -> Jet<T> {
-        self.piece_jet(n, self.support_index(n))
-    }
-
-    /// The smooth piece of the vertex `v`: `(v·n)' = v·n⊥`,
-    /// `(v·n)'' = −v·n`; for `ρ = √g`, `g = mᵀD²m`, `m' = m⊥`:
-    /// `ρ' = mᵀD²m⊥ / ρ`, `ρ'' = (m⊥ᵀD²m⊥ − g) / ρ − (mᵀD²m⊥)² / ρ³`.
-    #[inline]
-    fn piece_jet(&self, n: &Vector2<T>, piece: usize) -> Jet<T> {
-        let np = Vector2::new(-n.y, n.x);
-        let v = self.a.core_vertex(piece).coords - self.t;
-        let vn = v.dot(n);
-        let m = self.to_b(n);
-        let mp = Vector2::new(-m.y, m.x);
-        let (rx2, ry2) = (self.radii.x * self.radii.x, self.radii.y * self.radii.y);
-        let g = rx2 * m.x * m.x + ry2 * m.y * m.y;
-        let gp = rx2 * m.x * mp.x + ry2 * m.y * mp.y;
-        let gpp = rx2 * mp.x * mp.x + ry2 * mp.y * mp.y - g;
-        let rho = Float::sqrt(g);
-        let d1 = gp / rho;
-        Jet {
-            value: vn + self.r + rho,
-            d1: v.dot(&np) + d1,
-            d2: -vn + (gpp - d1 * d1) / rho,
-            piece,
+    fn probe(&self, n: &Vector2<T>, piece: Option<usize>) -> Probe<T> {
+        if let Some(i) = piece {
+            return self.probe_at(n, i, i);
         }
+        let i = self.support_index(n);
+        let count = self.a.core_vertex_count();
+        if count >= 2 {
+            let (prev, next) = (
+                if i == 0 { count - 1 } else { i - 1 },
+                if i + 1 == count { 0 } else { i + 1 },
+            );
+            let vi = self.a.core_vertex(i).coords;
+            let d = vi.dot(n);
+            if count == 2 {
+                if self.a.core_vertex(next).coords.dot(n) == d {
+                    // Edge 0's outward normal is (d.y, −d.x) for d = v1 − v0.
+                    let e = self.a.core_vertex(1) - self.a.core_vertex(0);
+                    return if Vector2::new(e.y, -e.x).dot(n) > T::zero() {
+                        self.probe_at(n, 0, 1)
+                    } else {
+                        self.probe_at(n, 1, 0)
+                    };
+                }
+            } else if self.a.core_vertex(prev).coords.dot(n) == d {
+                return self.probe_at(n, prev, i);
+            } else if self.a.core_vertex(next).coords.dot(n) == d {
+                return self.probe_at(n, i, next);
+            }
+        }
+        self.probe_at(n, i, i)
     }
 
     /// Turning counter-clockwise, the supporting vertex of a counter-clockwise
-    /// core moves from `i` to `i + 1` at the outward normal of that edge (a
+    /// core moves from `k` to `k + 1` at the outward normal of edge `k` (a
     /// segment's two normals are its two kinks).
-    fn kink(&self, from: usize, to: usize) -> Option<Vector2<T>> {
+    #[inline]
+    fn kink(&self, piece: usize, ccw: bool) -> Option<(Vector2<T>, usize)> {
         let count = self.a.core_vertex_count();
-        if count < 2 || to != (from + 1) % count {
+        if count < 2 {
             return None;
         }
-        let d = self.a.core_vertex(to) - self.a.core_vertex(from);
-        length_and_direction(Vector2::new(d.y, -d.x)).map(|(_, n)| n)
+        let k = if ccw {
+            piece
+        } else if piece == 0 {
+            count - 1
+        } else {
+            piece - 1
+        };
+        Some((self.edge_normal(k), k))
+    }
+
+    #[inline]
+    fn kink_probe(&self, k: usize) -> Probe<T> {
+        let count = self.a.core_vertex_count();
+        let next = if k + 1 == count { 0 } else { k + 1 };
+        self.probe_at(&self.edge_normal(k), k, next)
+    }
+
+    /// The middle edge between `from` and `to`.
+    fn kink_between(&self, from: usize, to: usize) -> Probe<T> {
+        let count = self.a.core_vertex_count();
+        let span = (to + count - from) % count;
+        self.kink_probe((from + span.saturating_sub(1) / 2) % count)
+    }
+
+    #[inline]
+    fn least_curvature(&self) -> T {
+        self.ellipse.least_curvature() + self.r
+    }
+
+    #[inline]
+    fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T) {
+        let (lo, hi) = self
+            .ellipse
+            .curvature_bounds(&a.n, a.widths[0], &b.n, b.widths[0]);
+        (lo + self.r, hi + self.r)
     }
 }
 

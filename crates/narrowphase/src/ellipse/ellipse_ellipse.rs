@@ -90,12 +90,12 @@
 //! Hyperellipsoid" (Geometric Tools, 2013); seed 004 for the map that makes one
 //! ellipse a disk.
 
-use nalgebra::{Isometry2, Unit, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Unit, Vector2};
 use num_traits::Float;
 use shape::dim2::ellipse_distance::distance_to_filled_ellipse;
 use shape::{Ellipse, Real};
 
-use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
+use super::search::{self, EllipseTerm, Probe, SupportFunction};
 use crate::polygonal::length_and_direction;
 use crate::{ClosestPoints, Contact};
 
@@ -300,217 +300,152 @@ pub fn ellipse_ellipse_closest_points<T: Real>(
     )
 }
 
-/// The support overlap `h(n)` of A and B along the unit direction `n` (B
-/// above): `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`.
+/// The support function of `A − B` along the unit direction `n` (B above):
+/// `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`, smooth, with radius of
+/// curvature the sum of the two ellipses' at `n`.
 pub(crate) struct Overlap<T: Real> {
-    ra: Vector2<T>,
-    rb: Vector2<T>,
-    /// B\'s rotation in A\'s frame.
-    rot_b: UnitComplex<T>,
+    a: EllipseTerm<T>,
+    b: EllipseTerm<T>,
     t: Vector2<T>,
+    /// `|t|` plus the largest radii.
+    scale: T,
 }
 
 impl<T: Real> Overlap<T> {
     pub(crate) fn new(a: &Ellipse<T>, b: &Ellipse<T>, b_in_a: &Isometry2<T>) -> Self {
+        let rot = b_in_a.rotation;
+        let t = b_in_a.translation.vector;
         Self {
-            ra: a.radii(),
-            rb: b.radii(),
-            rot_b: b_in_a.rotation,
-            t: b_in_a.translation.vector,
+            a: EllipseTerm::new(a.radii(), T::one(), T::zero()),
+            b: EllipseTerm::new(b.radii(), rot.cos_angle(), rot.sin_angle()),
+            t,
+            scale: t.norm() + a.radii().amax() + b.radii().amax(),
         }
-    }
-
-    /// B's local direction for A-frame direction `n`.
-    #[inline]
-    fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
-        self.rot_b.inverse_transform_vector(n)
-    }
-
-    /// A-frame direction for B's local direction `m`.
-    #[inline]
-    fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
-        self.rot_b * m
     }
 
     /// `h(n)` for a unit `n`.
     #[inline]
     pub(crate) fn value(&self, n: &Vector2<T>) -> T {
-        let m = self.to_b(n);
-        Vector2::new(self.ra.x * n.x, self.ra.y * n.y).norm()
-            + Vector2::new(self.rb.x * m.x, self.rb.y * m.y).norm()
+        let (ra, rb) = (self.a.radii(), self.b.radii());
+        let m = self.b.local(n);
+        Vector2::new(ra.x * n.x, ra.y * n.y).norm() + Vector2::new(rb.x * m.x, rb.y * m.y).norm()
             - self.t.dot(n)
+    }
+
+    /// The search's first guess: from A's centre towards B's.
+    fn guess(&self) -> Vector2<T> {
+        length_and_direction(self.t).map_or_else(Vector2::x, |(_, u)| u)
     }
 
     /// The direction where the overlap is least, and the overlap there (steps
     /// 1–3 of the contact note, with the tie rule of the degenerate cases).
     pub(crate) fn minimise(&self) -> (Vector2<T>, T) {
-        self.minimise_with_ties(true)
+        let tie = shape::tolerance::ellipse_tie::<T>() * self.scale;
+        let m = search::minimise(self, self.guess(), self.scale, Some(tie));
+        search::prefer_x(m, self.value(&Vector2::x()), tie)
     }
 
     /// The direction where `h` is least, without the tie rule: the least
-    /// value found (the first in angle among exact ties). For ellipses apart,
-    /// `h` has a single minimum on the circle of directions (its sublevel
-    /// sets below zero are arcs), which is `−distance`, and its minimiser is
-    /// the direction of the closest points.
+    /// value found. For ellipses apart, `h` has a single minimum on the
+    /// circle of directions (its sublevel sets below zero are arcs), which is
+    /// `−distance`, and its minimiser is the direction of the closest points.
     pub(crate) fn minimise_strict(&self) -> (Vector2<T>, T) {
-        self.minimise_with_ties(false)
+        let m = search::minimise(self, self.guess(), self.scale, None);
+        (m.n, m.value)
     }
 
     /// Newton steps on `h'(θ) = 0` from the minimiser `n` (value `v`) of
     /// [`minimise_strict`](Self::minimise_strict), while `|h'|` falls.
     ///
-    /// The search keeps the least *value* seen, and `h` is flat to second
-    /// order at its minimum: values within rounding of each other leave the
-    /// direction uncertain by `√ε` (radians). The distance does not mind,
-    /// but the closest points are support points, which move along the
-    /// boundary by the radius of curvature (up to `max²/min`) per radian:
-    /// a deep run found `point_b − point_a` 6e-8 off the normal for an
-    /// ellipse of aspect 10 in f64. Newton on the derivative converges to
-    /// the root of `h'` itself, to rounding in angle, in one or two steps
-    /// from there. A step is taken only where `h'' > 0` and kept only when
-    /// `|h'|` decreases, so the result is never farther from the root.
+    /// The search stops refining a minimum once a Newton step no longer
+    /// moves its direction, but it keeps the least *value* seen, and `h` is
+    /// flat to second order at its minimum: a certification split can leave
+    /// the least value at a direction off the root of `h'` by up to `√ε`
+    /// (radians). The distance does not mind, but the closest points are
+    /// support points, which move along the boundary by the radius of
+    /// curvature (up to `max²/min`) per radian. Newton on the derivative
+    /// converges to the root of `h'` itself, to rounding in angle, in one or
+    /// two steps from there. A step is taken only where `h'' > 0` and kept
+    /// only when `|h'|` decreases, so the result is never farther from the
+    /// root.
     pub(crate) fn polish(&self, n: Vector2<T>, v: T) -> (Vector2<T>, T) {
-        let (mut n, mut jet) = (n, self.jet(&n));
-        if !jet.value.is_finite() {
+        let slope = |p: &Probe<T>| p.ccw.dot(&Vector2::new(-p.n.y, p.n.x));
+        let mut p = self.probe(&n, Some(0));
+        if !p.h.is_finite() {
             return (n, v);
         }
         for _ in 0..3 {
+            let (d1, d2) = (slope(&p), p.rho - p.h);
             // NaN compares as not greater: no step.
-            if jet.d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater)
-                || jet.d1 == T::zero()
-            {
+            if d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) || d1 == T::zero() {
                 break;
             }
             // On the gnomonic chart at n: u = tan Δθ ≈ −h'/h''.
-            let u = -jet.d1 / jet.d2;
+            let u = -d1 / d2;
             if Float::abs(u).partial_cmp(&T::lit(1e-2)) != Some(core::cmp::Ordering::Less) {
                 break;
             }
-            let m = n + Vector2::new(-n.y, n.x) * u;
-            let m = m / m.norm();
-            let next = self.jet(&m);
-            if Float::abs(next.d1).partial_cmp(&Float::abs(jet.d1))
+            let m = p.n + Vector2::new(-p.n.y, p.n.x) * u;
+            let next = self.probe(&(m / m.norm()), Some(0));
+            if Float::abs(slope(&next)).partial_cmp(&Float::abs(d1))
                 != Some(core::cmp::Ordering::Less)
             {
                 break;
             }
-            (n, jet) = (m, next);
+            p = next;
         }
-        (n, jet.value)
-    }
-
-    fn minimise_with_ties(&self, ties: bool) -> (Vector2<T>, T) {
-        let circle = search::unit_circle::<T>();
-        let scale = self.t.norm() + self.ra.amax() + self.rb.amax();
-        let tie = if ties {
-            shape::tolerance::ellipse_tie::<T>() * scale
-        } else {
-            T::zero()
-        };
-        let mut seeds = [Seed {
-            n: Vector2::zeros(),
-            value: T::zero(),
-            left: Vector2::zeros(),
-            right: Vector2::zeros(),
-        }; 3 * SEEDS_PER_FAMILY];
-        let mut nseeds = 0;
-        // Family 0, uniform in angle; also candidates for the tie rule.
-        let mut uniform = [T::zero(); SCAN_SAMPLES];
-        for (v, n) in uniform.iter_mut().zip(&circle) {
-            *v = self.value(n);
-        }
-        nseeds += search::family_seeds(&circle, &uniform, &mut seeds[nseeds..]);
-        // Families 1 and 2: the normal at (rx cos φ, ry sin φ) is along
-        // w = (cos φ / rx, sin φ / ry), and that ellipse's support there is
-        // |diag(r) w| / |w| = 1 / |w|.
-        let mut dirs = [Vector2::zeros(); SCAN_SAMPLES];
-        let mut values = [T::zero(); SCAN_SAMPLES];
-        for k in 0..SCAN_SAMPLES {
-            let w = Vector2::new(circle[k].x / self.ra.x, circle[k].y / self.ra.y);
-            // |w| from the scaled vector: for a radius of 1e-159 its square
-            // overflows f64 and `w / |w|` would be zero.
-            let Some((len, n)) = length_and_direction(w) else {
-                (dirs[k], values[k]) = (circle[k], self.value(&circle[k]));
-                continue;
-            };
-            let m = self.to_b(&n);
-            dirs[k] = n;
-            values[k] = T::one() / len + Vector2::new(self.rb.x * m.x, self.rb.y * m.y).norm()
-                - self.t.dot(&n);
-        }
-        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
-        for k in 0..SCAN_SAMPLES {
-            let w = Vector2::new(circle[k].x / self.rb.x, circle[k].y / self.rb.y);
-            let Some((len, u)) = length_and_direction(w) else {
-                let n = self.b_to_a(&circle[k]);
-                (dirs[k], values[k]) = (n, self.value(&n));
-                continue;
-            };
-            let n = self.b_to_a(&u);
-            dirs[k] = n;
-            values[k] = Vector2::new(self.ra.x * n.x, self.ra.y * n.y).norm() + T::one() / len
-                - self.t.dot(&n);
-        }
-        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
-        // Refinement; candidates are the uniform samples and refined minima.
-        let mut refined = [(Vector2::zeros(), T::zero()); 3 * SEEDS_PER_FAMILY];
-        let mut nrefined = 0;
-        search::refine_seeds(self, &mut seeds[..nseeds], |n, v| {
-            refined[nrefined] = (n, v);
-            nrefined += 1;
-        });
-        let candidates = || {
-            circle
-                .iter()
-                .copied()
-                .zip(uniform.iter().copied())
-                .chain(refined[..nrefined].iter().copied())
-        };
-        let best = candidates()
-            .map(|(_, v)| v)
-            .fold(T::infinity(), |m, v| if v < m { v } else { m });
-        let mut choice: Option<(T, Vector2<T>, T)> = None;
-        for (n, v) in candidates() {
-            if v <= best + tie && v.is_finite() {
-                let angle = search::pseudo_angle(&n);
-                if choice.is_none_or(|(c, _, _)| angle < c) {
-                    choice = Some((angle, n, v));
-                }
-            }
-        }
-        match choice {
-            Some((_, n, v)) => (n, v),
-            None => (Vector2::x(), self.value(&Vector2::x())),
-        }
+        (p.n, p.h)
     }
 }
 
-impl<T: Real> Objective<T> for Overlap<T> {
-    /// For `r(θ) = √g`, `g = mᵀD²m` with `m' = m⊥`: `r' = mᵀD²m⊥ / r` and
-    /// `r'' = (m⊥ᵀD²m⊥ − mᵀD²m) / r − (mᵀD²m⊥)² / r³`; `(t·n)' = t·n⊥`,
-    /// `(t·n)'' = −t·n`.
+impl<T: Real> SupportFunction<T> for Overlap<T> {
     #[inline]
-    fn jet(&self, n: &Vector2<T>) -> Jet<T> {
-        let np = Vector2::new(-n.y, n.x);
-        let radius_terms = |r: Vector2<T>, m: Vector2<T>, mp: Vector2<T>| {
-            let (rx2, ry2) = (r.x * r.x, r.y * r.y);
-            let g = rx2 * m.x * m.x + ry2 * m.y * m.y;
-            let gp = rx2 * m.x * mp.x + ry2 * m.y * mp.y;
-            let gpp = rx2 * mp.x * mp.x + ry2 * mp.y * mp.y - g;
-            let len = Float::sqrt(g);
-            let d1 = gp / len;
-            (len, d1, (gpp - d1 * d1) / len)
-        };
-        let (a0, a1, a2) = radius_terms(self.ra, *n, np);
-        let m = self.to_b(n);
-        let (b0, b1, b2) = radius_terms(self.rb, m, Vector2::new(-m.y, m.x));
-        let tn = self.t.dot(n);
-        Jet {
-            value: a0 + b0 - tn,
-            d1: a1 + b1 - self.t.dot(&np),
-            d2: a2 + b2 + tn,
-            piece: 0,
+    fn probe(&self, n: &Vector2<T>, _piece: Option<usize>) -> Probe<T> {
+        let (wa, xa, rho_a) = self.a.at(n);
+        let (wb, xb, rho_b) = self.b.at(n);
+        let x = xa + xb - self.t;
+        Probe {
+            n: *n,
+            h: wa + wb - self.t.dot(n),
+            cw: x,
+            ccw: x,
+            piece_cw: 0,
+            piece_ccw: 0,
+            rho: rho_a + rho_b,
+            widths: [wb, wa],
         }
+    }
+
+    /// `h` is smooth: there are no kinks.
+    #[inline]
+    fn kink(&self, _piece: usize, _ccw: bool) -> Option<(Vector2<T>, usize)> {
+        None
+    }
+
+    /// Never called (no kinks).
+    fn kink_probe(&self, _k: usize) -> Probe<T> {
+        self.probe(&Vector2::x(), None)
+    }
+
+    /// Never called (no kinks).
+    fn kink_between(&self, _from: usize, _to: usize) -> Probe<T> {
+        self.probe(&Vector2::x(), None)
+    }
+
+    #[inline]
+    fn least_curvature(&self) -> T {
+        self.a.least_curvature() + self.b.least_curvature()
+    }
+
+    #[inline]
+    fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T) {
+        let (lb, hb) = self
+            .b
+            .curvature_bounds(&a.n, a.widths[0], &b.n, b.widths[0]);
+        let (la, ha) = self
+            .a
+            .curvature_bounds(&a.n, a.widths[1], &b.n, b.widths[1]);
+        (la + lb, ha + hb)
     }
 }
 

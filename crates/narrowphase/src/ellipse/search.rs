@@ -1,68 +1,668 @@
-//! The direction search shared by the ellipse contacts: the minimum over unit
-//! directions `n` of a support overlap `h(n)`, without trigonometric calls.
+//! The certified minimum of a support function over unit directions, shared
+//! by the ellipse contacts: `min over unit n of h(n)`, where `h` is the
+//! support function of a convex set `K` (the Minkowski difference `A − B`)
+//! whose boundary is smooth but for straight edges (a polygon core's edges).
 //!
-//! Directions are unit vectors throughout. The scan directions come from a
-//! table of `(cos, sin)(2πk/64)` (the first quadrant as `f64` literals, the
-//! rest by exact quarter-turn symmetry). A local minimum found by the scan is
-//! refined on the gnomonic chart around its sample `n₀`: `n(u) = (n₀ + u·n₀⊥) /
-//! √(1 + u²)`, `u = tan(θ − θ₀)`, so no angle is ever converted. With
-//! `dθ/du = 1/(1 + u²)`, Newton's step for `h'(θ) = 0` is
-//! `Δu = −h'(θ)(1 + u²) / h''(θ)`; it is kept only strictly inside the bracket
-//! given by the neighbouring samples (shrunk by the sign of `h'` at every
-//! iterate), otherwise the bracket is bisected. The least `h` seen is kept, so
-//! the result is never worse than the scan. Directions are ordered by a
-//! monotone pseudo-angle ([`pseudo_angle`]) for the tie rule instead of `atan2`.
+//! # What is known at a direction (a [`Probe`])
+//!
+//! At a unit direction `n = (cos θ, sin θ)` the caller returns `h(n)`, the
+//! support points of `K` just clockwise and just counter-clockwise of `n`
+//! (they differ where `n` is the normal of a straight edge of `K`), and
+//! `ρ(n)`, the radius of curvature of the smooth part of `∂K` there (an
+//! ellipse's is `(a b)² / |diag(a, b) m|³` at its local direction `m`; a
+//! rounding radius adds `r`). The derivatives follow without more work: with
+//! `x(θ)` the support point, `h = x·n` and `x'·n = 0`, so `h' = x·n⊥`, and
+//! `h + h'' = ρ` on a smooth piece (the support function's classical
+//! identity), so `h'' = ρ − h`.
+//!
+//! # A lower bound of `h` over an arc
+//!
+//! On an arc of directions from `n₁` to `n₂` (counter-clockwise, less than a
+//! half turn), let `R` be a lower bound of `ρ` over the arc. Then `h` is at
+//! least the support function of the disks of radius `R` tangent to `∂K`
+//! from inside at the arc's two support points, `cᵢ = xᵢ − R nᵢ`:
+//!
+//! ```text
+//! h(n) ≥ R + max(c₁·n, c₂·n)   for n in the arc.
+//! ```
+//!
+//! Why: `d = h − (R + c₁·n)` solves `d + d'' = ρ − R ≥ 0` with
+//! `d(θ₁) = d'(θ₁) = 0` (the disk matches `h` and `h'` at `n₁`), so
+//! `d(θ) = ∫ sin(θ − s)(ρ(s) − R) ds ≥ 0` for `θ − θ₁ ∈ [0, π]` (Sturm
+//! comparison). A straight edge of `∂K` inside the arc adds a positive point
+//! mass to `ρ` and keeps the inequality; the same holds from `n₂` backwards.
+//! `max(c₁·n, c₂·n)` is the support function of the segment `[c₁, c₂]`; on
+//! an arc shorter than a half turn its minimum is at an end, at the direction
+//! normal to `c₂ − c₁` (where the two are equal), or at `−cᵢ/|cᵢ|` (where one
+//! is least), whichever of these lie in the arc: a closed form
+//! ([`arc_lower_bound`]). The bound is tight to second order in the arc's
+//! width when `R` is close to `ρ` (with `R = 0` it is the chord between the
+//! two support points, which the hull of known support points inside `K`
+//! gives).
+//!
+//! A smooth arc also holds no interior local minimum where `h > ρ` (then
+//! `h'' < 0`): if the lower bound exceeds an upper bound of `ρ`, the arc's
+//! least value is at an end.
+//!
+//! # The search ([`minimise`])
+//!
+//! 1. Four directions a quarter turn apart (the caller's guess of the
+//!    minimiser and its rotations), evaluated; `U` is the least value seen.
+//! 2. Branch and bound over the arcs between evaluated directions, depth
+//!    first from the most promising: an arc is dropped when its lower bound
+//!    is at least `U − tol`, or when it is smooth and `h > ρ` on it;
+//!    otherwise it is split, at
+//!    - the middle straight edge of `∂K` inside it, when its two ends are
+//!      supported by different smooth pieces (pieces are numbered: a core
+//!      vertex, found by a scan or a binary search once, then inherited);
+//!    - else a Newton step on `h'(θ) = 0` from an end where `h` decreases
+//!      into the arc (`Δθ = −h'/h''`, over the gnomonic chart
+//!      `n₀ + u n₀⊥`), taken while it moves the direction;
+//!    - else, at an end that is a converged minimum, the direction
+//!      `δ = √(tol / (U − R))` away, where the disk bound from that end
+//!      stays within `tol` of `U` (if `U ≤ R` nothing is lost at all);
+//!    - else the bisector.
+//!
+//!    Each split evaluates one direction and lowers `U` if it can.
+//! 3. `U` is the answer: a value of `h`, so never below the true minimum, and
+//!    above it by at most `tol` plus the rounding of the bounds (every
+//!    dropped arc was proved to hold nothing below `U − tol`). With the tie
+//!    rule, the direction is the one with the smallest angle from `+x`
+//!    among the evaluated local minima (directions evaluated no higher than
+//!    their two neighbours) within `tie` of `U`.
+//!
+//! The number of evaluations is bounded by [`MAX_PROBES`]; the search stops
+//! there and answers the least value seen (never reached in the tests; a
+//! frame-like pair takes 8 to 14). Directions are unit vectors throughout:
+//! no trigonometric call; angles are compared through a monotone
+//! pseudo-angle ([`pseudo_angle`]) for the tie rule.
 
 use nalgebra::Vector2;
 use num_traits::Float;
 use shape::Real;
 
-/// Samples per scan family.
-pub(crate) const SCAN_SAMPLES: usize = 64;
-/// Local minima of one family handed to refinement, besides its global
-/// minimum.
-const REFINED_PER_FAMILY: usize = 4;
-/// Seeds one family contributes at most.
-pub(crate) const SEEDS_PER_FAMILY: usize = REFINED_PER_FAMILY + 1;
-/// Most iterations of one refinement (bisection alone shrinks a 0.2 rad
-/// bracket below `√ε` of f64 in 24).
-const MAX_REFINE_ITERATIONS: usize = 32;
-
-/// `cos(2πk/64)` for `k = 0..=16`.
-const COS_QUADRANT: [f64; 17] = [
-    1.0,
-    0.995_184_726_672_196_9,
-    0.980_785_280_403_230_4,
-    0.956_940_335_732_208_8,
-    0.923_879_532_511_286_7,
-    0.881_921_264_348_355,
-    0.831_469_612_302_545_2,
-    0.773_010_453_362_737,
-    core::f64::consts::FRAC_1_SQRT_2,
-    0.634_393_284_163_645_5,
-    0.555_570_233_019_602_3,
-    0.471_396_736_825_997_8,
-    0.382_683_432_365_089_84,
-    0.290_284_677_254_462_33,
-    0.195_090_322_016_128_33,
-    0.098_017_140_329_560_77,
-    0.0,
+#[cfg(test)]
+pub(crate) static STATS: [std::sync::atomic::AtomicUsize; 5] = [
+    std::sync::atomic::AtomicUsize::new(0),
+    std::sync::atomic::AtomicUsize::new(0),
+    std::sync::atomic::AtomicUsize::new(0),
+    std::sync::atomic::AtomicUsize::new(0),
+    std::sync::atomic::AtomicUsize::new(0),
 ];
 
-/// `(cos, sin)(2πk/64)` for `k = 0..64`, counter-clockwise from `+x`.
-pub(crate) fn unit_circle<T: Real>() -> [Vector2<T>; SCAN_SAMPLES] {
-    let mut out = [Vector2::zeros(); SCAN_SAMPLES];
-    for (k, o) in out.iter_mut().enumerate() {
-        let j = k % 16;
-        let (c, s) = (T::lit(COS_QUADRANT[j]), T::lit(COS_QUADRANT[16 - j]));
-        *o = match k / 16 {
-            0 => Vector2::new(c, s),
-            1 => Vector2::new(-s, c),
-            2 => Vector2::new(-c, -s),
-            _ => Vector2::new(s, -c),
+#[cfg(test)]
+fn stat(i: usize) {
+    STATS[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The most directions one search evaluates.
+pub(crate) const MAX_PROBES: usize = 40;
+
+/// `h` and what it takes to bound it, at one unit direction (module notes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Probe<T: Real> {
+    /// The unit direction.
+    pub(crate) n: Vector2<T>,
+    /// `h(n)`.
+    pub(crate) h: T,
+    /// The support point of `K` just clockwise of `n`.
+    pub(crate) cw: Vector2<T>,
+    /// The support point of `K` just counter-clockwise of `n`.
+    pub(crate) ccw: Vector2<T>,
+    /// The smooth piece active just clockwise of `n`.
+    pub(crate) piece_cw: usize,
+    /// The smooth piece active just counter-clockwise of `n`.
+    pub(crate) piece_ccw: usize,
+    /// The radius of curvature of the smooth part of `∂K` at `n`.
+    pub(crate) rho: T,
+    /// The support widths `|diag(a, b) m|` of the ellipses at `n` (B's, then
+    /// A's when it is an ellipse), for their curvature bounds.
+    pub(crate) widths: [T; 2],
+}
+
+/// A support function to minimise (module notes).
+pub(crate) trait SupportFunction<T: Real> {
+    /// The probe at the unit direction `n`. `piece`, when given, is the
+    /// smooth piece active at `n` (then `n` is not a kink).
+    fn probe(&self, n: &Vector2<T>, piece: Option<usize>) -> Probe<T>;
+
+    /// The kink (an edge normal) where `piece` ends, turning
+    /// counter-clockwise (`ccw`) or clockwise: its direction and an index
+    /// for [`kink_probe`](Self::kink_probe); `None` for a smooth `h`.
+    fn kink(&self, piece: usize, ccw: bool) -> Option<(Vector2<T>, usize)>;
+
+    /// The probe at kink `k`.
+    fn kink_probe(&self, k: usize) -> Probe<T>;
+
+    /// The probe at a kink where the piece changes, turning
+    /// counter-clockwise, from `from` towards `to`: about half-way when
+    /// several lie between them.
+    fn kink_between(&self, from: usize, to: usize) -> Probe<T>;
+
+    /// A lower and an upper bound of `ρ` over the arc from `a.n` to `b.n`
+    /// (counter-clockwise, less than a half turn).
+    fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T);
+
+    /// A lower bound of `ρ` over every direction.
+    fn least_curvature(&self) -> T;
+}
+
+/// One ellipse's part of a support function, centred at the origin of the
+/// search's frame and turned by `(cos, sin)` in it: at the unit direction
+/// `n`, its local direction `m = Rᵀn`, its support width `w = |diag(a, b) m|`,
+/// its support point `R diag(a², b²) m / w` and its radius of curvature
+/// `(a b)² / w³` (for `h = w`, `h + h'' = (ab)²/w³`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EllipseTerm<T: Real> {
+    radii: Vector2<T>,
+    squares: Vector2<T>,
+    product: T,
+    cos: T,
+    sin: T,
+}
+
+impl<T: Real> EllipseTerm<T> {
+    pub(crate) fn new(radii: Vector2<T>, cos: T, sin: T) -> Self {
+        Self {
+            radii,
+            squares: radii.component_mul(&radii),
+            product: radii.x * radii.y,
+            cos,
+            sin,
+        }
+    }
+
+    /// The local direction of `n`.
+    #[inline]
+    pub(crate) fn local(&self, n: &Vector2<T>) -> Vector2<T> {
+        Vector2::new(
+            self.cos * n.x + self.sin * n.y,
+            self.cos * n.y - self.sin * n.x,
+        )
+    }
+
+    /// The search-frame direction of the local direction `m`.
+    #[inline]
+    pub(crate) fn global(&self, m: &Vector2<T>) -> Vector2<T> {
+        Vector2::new(
+            self.cos * m.x - self.sin * m.y,
+            self.sin * m.x + self.cos * m.y,
+        )
+    }
+
+    /// The radii.
+    #[inline]
+    pub(crate) fn radii(&self) -> Vector2<T> {
+        self.radii
+    }
+
+    /// The width `w`, the support point and the radius of curvature at `n`.
+    #[inline]
+    pub(crate) fn at(&self, n: &Vector2<T>) -> (T, Vector2<T>, T) {
+        let m = self.local(n);
+        let w = Float::sqrt(self.squares.x * m.x * m.x + self.squares.y * m.y * m.y);
+        let inv = T::one() / w;
+        let (lx, ly) = (self.squares.x * m.x * inv, self.squares.y * m.y * inv);
+        let x = Vector2::new(self.cos * lx - self.sin * ly, self.sin * lx + self.cos * ly);
+        (w, x, self.curvature(w))
+    }
+
+    /// The radius of curvature where the width is `w`: `(ab/w)² / w`
+    /// (no overflow of `(ab)²`).
+    #[inline]
+    pub(crate) fn curvature(&self, w: T) -> T {
+        let k = self.product / w;
+        k * k / w
+    }
+
+    /// The least radius of curvature, at the ends of the major axis:
+    /// `minor² / major`.
+    #[inline]
+    pub(crate) fn least_curvature(&self) -> T {
+        self.curvature(self.radii.amax())
+    }
+
+    /// Lower and upper bounds of the radius of curvature over the arc from
+    /// `a` to `b` (less than a half turn), given the widths there: the width
+    /// is monotone between the axes' directions, so its extremes over the
+    /// arc are at the ends or at an axis direction inside it.
+    #[inline]
+    pub(crate) fn curvature_bounds(&self, a: &Vector2<T>, wa: T, b: &Vector2<T>, wb: T) -> (T, T) {
+        let (mut lo, mut hi) = if wa < wb { (wa, wb) } else { (wb, wa) };
+        let (ma, mb) = (self.local(a), self.local(b));
+        // The local y changes sign: ±x is inside; the local x: ±y.
+        if ma.y * mb.y <= T::zero() {
+            lo = Float::min(lo, self.radii.x);
+            hi = Float::max(hi, self.radii.x);
+        }
+        if ma.x * mb.x <= T::zero() {
+            lo = Float::min(lo, self.radii.y);
+            hi = Float::max(hi, self.radii.y);
+        }
+        (self.curvature(hi), self.curvature(lo))
+    }
+}
+
+/// Whether `v` lies strictly inside the counter-clockwise arc from `a` to `b`
+/// (less than a half turn).
+#[inline]
+fn strictly_inside<T: Real>(a: &Vector2<T>, v: &Vector2<T>, b: &Vector2<T>) -> bool {
+    a.perp(v) > T::zero() && v.perp(b) > T::zero()
+}
+
+/// A lower bound of `h` over the arc from `a.n` to `b.n` (module notes): the
+/// least of `R + max(c₁·n, c₂·n)` over the arc, `cᵢ = xᵢ − R nᵢ`.
+///
+/// Each term is evaluated as `xᵢ·n + R |n − nᵢ|² / 2` (equal, since
+/// `R − R nᵢ·n = R |n − nᵢ|²/2` for unit vectors), which has no cancellation:
+/// its rounding is that of `xᵢ·n`, whatever `R`.
+#[inline]
+pub(crate) fn arc_lower_bound<T: Real>(a: &Probe<T>, b: &Probe<T>, r_min: T) -> T {
+    let bound = |n: &Vector2<T>| {
+        let (da, db) = (n - a.n, n - b.n);
+        Float::max(
+            a.ccw.dot(n) + r_min * da.norm_squared() * T::half(),
+            b.cw.dot(n) + r_min * db.norm_squared() * T::half(),
+        )
+    };
+    // At the ends the bound is at most h itself (the other term can only
+    // raise it): h is a lower bound there too, and already known.
+    let mut low = Float::min(a.h, b.h);
+    // The direction where the two are equal, normal to c₂ − c₁ (one of the
+    // two signs can lie in an arc shorter than a half turn).
+    let (c1, c2) = (a.ccw - a.n * r_min, b.cw - b.n * r_min);
+    let d = c2 - c1;
+    let m = Vector2::new(-d.y, d.x);
+    for m in [m, -m] {
+        if strictly_inside(&a.n, &m, &b.n) {
+            low = Float::min(low, bound(&(m / m.norm())));
+        }
+    }
+    // Each term is least at −cᵢ/|cᵢ|, where it is R − |cᵢ|.
+    for c in [c1, c2] {
+        if strictly_inside(&a.n, &-c, &b.n) {
+            low = Float::min(low, r_min - c.norm());
+        }
+    }
+    low
+}
+
+/// The unit direction `δ` radians (about: `n + δ n⊥` normalised, exact to
+/// `O(δ³)`) counter-clockwise from `n`.
+#[inline]
+fn turned<T: Real>(n: &Vector2<T>, delta: T) -> Vector2<T> {
+    let v = n + Vector2::new(-n.y, n.x) * delta;
+    v / v.norm()
+}
+
+/// Where to split the smooth arc from `a` to `b` (module notes, step 2);
+/// `None` when no direction strictly inside remains (the arc is within
+/// rounding of a point).
+fn split_direction<T: Real>(
+    a: &Probe<T>,
+    b: &Probe<T>,
+    best: T,
+    r_min: T,
+    tol: T,
+) -> Option<Vector2<T>> {
+    // Per end: the slope of h into the arc, h'', and the Newton step (in
+    // radians, counter-clockwise positive) when h decreases into the arc
+    // and curves up.
+    let end = |p: &Probe<T>, x: &Vector2<T>, inward: T| {
+        let slope = x.dot(&Vector2::new(-p.n.y, p.n.x)) * inward;
+        let curve = p.rho - p.h;
+        let step = (slope < T::zero() && curve > T::zero()).then(|| -slope / curve * inward);
+        // The slope's rounding, as a step: below it Newton only wanders.
+        let noise = T::epsilon() * T::lit(4.0) * (x.norm() / curve + T::one());
+        (slope, noise, step)
+    };
+    let ends = [(a, end(a, &a.ccw, T::one())), (b, end(b, &b.cw, -T::one()))];
+    // Newton first, from the end predicting the lower value.
+    let predicted = |(p, (slope, _, step)): &(&Probe<T>, (T, T, Option<T>))| {
+        step.map(|u| p.h + *slope * Float::abs(u) * T::half())
+    };
+    let order = match (predicted(&ends[0]), predicted(&ends[1])) {
+        (Some(x), Some(y)) if y < x => [1, 0],
+        _ => [0, 1],
+    };
+    for k in order {
+        let (p, (_, noise, step)) = ends[k];
+        if let Some(u) = step {
+            if Float::abs(u) > noise {
+                let n = turned(&p.n, u);
+                if strictly_inside(&a.n, &n, &b.n) {
+                    return Some(n);
+                }
+            }
+        }
+    }
+    let mid = bisector(&a.n, &b.n);
+    // The lower end is a minimum of the arc where h rises into it (a kink):
+    // a step δ from it, where the disk bound from that end stays within tol
+    // of the best value, solving (h − R)δ²/2 − slope·δ = h − best + tol,
+    // when that is a sizeable part of the arc. (A converged smooth minimum,
+    // slope 0, certifies only `√(2 tol/(h − R))` that way: bisecting there
+    // raises R instead, until it passes h and the bound from the minimum
+    // holds over the whole sub-arc.)
+    let k = usize::from(b.h < a.h);
+    let (p, (slope, _, _)) = ends[k];
+    let excess = p.h - r_min;
+    if slope > T::zero() && excess > T::zero() {
+        let room = Float::max(p.h - best, T::zero()) + tol;
+        let delta = (slope + Float::sqrt(slope * slope + T::two() * excess * room)) / excess;
+        let sign = if k == 0 { T::one() } else { -T::one() };
+        let n = turned(&p.n, delta * sign);
+        let far = turned(&p.n, delta * sign * T::lit(8.0));
+        // Only when it is nearer that end than the bisector, and not
+        // a sliver.
+        let nearer = |v: &Vector2<T>| {
+            if k == 0 {
+                v.perp(&mid) > T::zero()
+            } else {
+                mid.perp(v) > T::zero()
+            }
+        };
+        if nearer(&n) && !nearer(&far) && strictly_inside(&a.n, &n, &b.n) {
+            return Some(n);
+        }
+    }
+    strictly_inside(&a.n, &mid, &b.n).then_some(mid)
+}
+
+/// The unit bisector of the counter-clockwise arc from `a` to `b` (less than
+/// a half turn).
+#[inline]
+fn bisector<T: Real>(a: &Vector2<T>, b: &Vector2<T>) -> Vector2<T> {
+    let v = a + b;
+    let len = v.norm();
+    if len > T::zero() {
+        v / len
+    } else {
+        Vector2::new(-a.y, a.x)
+    }
+}
+
+/// The least value found and its direction (module notes, step 3).
+pub(crate) struct Minimum<T: Real> {
+    /// The chosen direction.
+    pub(crate) n: Vector2<T>,
+    /// `h` there.
+    pub(crate) value: T,
+    /// The probe there.
+    pub(crate) probe: Probe<T>,
+}
+
+/// The certified minimum of `f` over unit directions (module notes), starting
+/// from `guess` (a unit vector) and its three quarter-turn rotations. `tol`
+/// is the certification tolerance; with `tie = Some(t)`, among the evaluated
+/// local minima within `t` of the least value the one with the smallest
+/// pseudo-angle is chosen, else the least value.
+pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
+    f: &F,
+    guess: Vector2<T>,
+    scale: T,
+    tie: Option<T>,
+) -> Minimum<T> {
+    let tol = T::epsilon() * T::two() * scale;
+    let start = descend(f, f.probe(&guess, None));
+    if certified(f, &start, tol) {
+        #[cfg(test)]
+        {
+            stat(0);
+            stat(4);
+        }
+        return Minimum {
+            n: start.n,
+            value: start.h,
+            probe: start,
         };
     }
-    out
+    let quarter = |v: Vector2<T>| Vector2::new(-v.y, v.x);
+    let guess = start.n;
+    let starts = [guess, quarter(guess), -guess, -quarter(guess)];
+    let mut probes = [start; MAX_PROBES];
+    // `next[i]`: the probe counter-clockwise after `i`.
+    let mut next = [0u8; MAX_PROBES];
+    for (k, s) in starts.iter().enumerate().skip(1) {
+        probes[k] = f.probe(s, None);
+    }
+    let mut count = starts.len();
+    for k in 0..count {
+        next[k] = ((k + 1) % count) as u8;
+    }
+    let mut best = probes[0].h;
+    let mut best_index = 0;
+    for (k, p) in probes[..count].iter().enumerate() {
+        if p.h < best {
+            best = p.h;
+            best_index = k;
+        }
+    }
+    // Arcs to examine, as (clockwise end, counter-clockwise end): the two
+    // beside the best start on top.
+    let mut stack = [(0u8, 0u8); MAX_PROBES];
+    let mut top = 0;
+    for k in (1..=count).rev() {
+        let i = (best_index + 2 + k) % count;
+        stack[top] = (i as u8, ((i + 1) % count) as u8);
+        top += 1;
+    }
+    while top > 0 {
+        top -= 1;
+        let (i, j) = stack[top];
+        let (a, b) = (probes[usize::from(i)], probes[usize::from(j)]);
+        let (r_min, r_max) = f.curvature_bounds(&a, &b);
+        #[cfg(test)]
+        stat(1);
+        // A larger radius bounds nothing more near a minimum below `scale`,
+        // and a smaller one keeps the bound's rounding at that of `scale`.
+        let r_min = Float::min(r_min, scale);
+        let low = arc_lower_bound(&a, &b, r_min);
+        if !(low < best - tol) {
+            continue;
+        }
+        let smooth = a.piece_ccw == b.piece_cw;
+        if smooth && low > r_max + tol {
+            continue;
+        }
+        if count == MAX_PROBES {
+            break;
+        }
+        let p = if smooth {
+            let Some(n) = split_direction(&a, &b, best, r_min, tol) else {
+                continue;
+            };
+            f.probe(&n, Some(a.piece_ccw))
+        } else {
+            let k = f.kink_between(a.piece_ccw, b.piece_cw);
+            if !strictly_inside(&a.n, &k.n, &b.n) {
+                // A kink within rounding of an end: bisect instead.
+                let mid = bisector(&a.n, &b.n);
+                if !strictly_inside(&a.n, &mid, &b.n) {
+                    continue;
+                }
+                f.probe(&mid, None)
+            } else {
+                k
+            }
+        };
+        let k = count as u8;
+        probes[count] = p;
+        next[usize::from(i)] = k;
+        next[count] = j;
+        count += 1;
+        if p.h < best {
+            best = p.h;
+        }
+        // Depth first, the half with the lower end first.
+        if a.h < b.h {
+            stack[top] = (k, j);
+            stack[top + 1] = (i, k);
+        } else {
+            stack[top] = (i, k);
+            stack[top + 1] = (k, j);
+        }
+        top += 2;
+    }
+    let chosen = choose(&probes[..count], &next[..count], best, tie);
+    #[cfg(test)]
+    {
+        stat(0);
+        for _ in 0..count {
+            stat(2);
+        }
+    }
+    polish(f, chosen)
+}
+
+/// The most steps of the descent.
+const MAX_DESCENT: usize = 10;
+
+/// Local descent from `p` (module notes, step 1): Newton steps on `h'` to the
+/// side where `h` decreases (one-sided at a kink), no farther than the next
+/// kink (then the kink itself) and than `0.75` radians, while `h` decreases.
+/// Ends at a local minimum (a kink whose one-sided slopes both rise, or a
+/// step below the slope's rounding), or where a step fails to lower `h`.
+fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>) -> Probe<T> {
+    let limit = T::lit(0.75);
+    for _ in 0..MAX_DESCENT {
+        let perp = Vector2::new(-p.n.y, p.n.x);
+        let (ccw, cw) = (p.ccw.dot(&perp), p.cw.dot(&perp));
+        let (up, slope, piece, x) = if ccw < T::zero() {
+            (true, ccw, p.piece_ccw, p.ccw)
+        } else if cw > T::zero() {
+            (false, cw, p.piece_cw, p.cw)
+        } else {
+            break;
+        };
+        let sign = if up { T::one() } else { -T::one() };
+        let curve = p.rho - p.h;
+        let step = if curve > T::zero() {
+            Float::min(-slope * sign / curve, limit)
+        } else {
+            limit
+        };
+        let noise = T::epsilon() * T::lit(4.0) * (x.norm() / Float::abs(curve) + T::one());
+        if !(step > noise) {
+            break;
+        }
+        let target = turned(&p.n, step * sign);
+        let q = match f.kink(piece, up) {
+            Some((k, index))
+                if (if up {
+                    p.n.perp(&k) > T::zero() && k.perp(&target) >= T::zero()
+                } else {
+                    k.perp(&p.n) > T::zero() && target.perp(&k) >= T::zero()
+                }) =>
+            {
+                f.kink_probe(index)
+            }
+            _ => f.probe(&target, Some(piece)),
+        };
+        #[cfg(test)]
+        stat(3);
+        if !(q.h < p.h) {
+            break;
+        }
+        p = q;
+    }
+    p
+}
+
+/// Whether `p` is certified to be the global minimum (module notes): with
+/// `R` the least radius of curvature of `∂K` and `U = h(p)`, the disk of
+/// radius `R` tangent to `∂K` at `p`'s support point from inside lies in
+/// `K` (the Sturm comparison of the module notes, run half a turn each
+/// way), so `h(n) ≥ R + (U − R) cos Δ + s sin Δ` at `Δ` from `p` with `s`
+/// the one-sided slope that way. For `R ≥ U` that is at least
+/// `U − s²/(2(R − U))` where `s < 0`: `p` is within `tol` of the minimum
+/// when both descending slopes are that small.
+fn certified<T: Real, F: SupportFunction<T>>(f: &F, p: &Probe<T>, tol: T) -> bool {
+    let room = f.least_curvature() - p.h;
+    if !(room >= T::zero()) {
+        return false;
+    }
+    let perp = Vector2::new(-p.n.y, p.n.x);
+    let down = Float::max(-p.ccw.dot(&perp), p.cw.dot(&perp));
+    down <= T::zero() || down * down <= T::two() * tol * room
+}
+
+/// Newton steps from the chosen probe while they lower `h` (at most two): the
+/// search drops an arc that cannot hold anything `tol` below the best value,
+/// so the best basin may be left that close to converged. A step goes to the
+/// side where `h` decreases (one-sided at a kink), with the supporting vertex
+/// searched anew, so crossing a kink costs nothing but the step.
+fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>) -> Minimum<T> {
+    for _ in 0..2 {
+        let p = m.probe;
+        let perp = Vector2::new(-p.n.y, p.n.x);
+        let (ccw, cw) = (p.ccw.dot(&perp), p.cw.dot(&perp));
+        let curve = p.rho - p.h;
+        let step = if ccw < T::zero() {
+            -ccw / curve
+        } else if cw > T::zero() {
+            -cw / curve
+        } else {
+            break;
+        };
+        let noise = T::epsilon() * T::lit(4.0) * (p.ccw.norm() / curve + T::one());
+        if !(curve > T::zero() && Float::abs(step) > noise && Float::abs(step) < T::half()) {
+            break;
+        }
+        let q = f.probe(&turned(&p.n, step), None);
+        if !(q.h < p.h) {
+            break;
+        }
+        m = Minimum {
+            n: q.n,
+            value: q.h,
+            probe: q,
+        };
+    }
+    m
+}
+
+/// The answer among the probes (module notes, step 3).
+fn choose<T: Real>(probes: &[Probe<T>], next: &[u8], best: T, tie: Option<T>) -> Minimum<T> {
+    let mut prev = [0u8; MAX_PROBES];
+    for (i, &j) in next.iter().enumerate() {
+        prev[usize::from(j)] = i as u8;
+    }
+    let mut choice: Option<(T, usize)> = None;
+    let limit = best + tie.unwrap_or_else(T::zero);
+    for (i, p) in probes.iter().enumerate() {
+        if !(p.h <= limit) {
+            continue;
+        }
+        let (l, r) = (&probes[usize::from(prev[i])], &probes[usize::from(next[i])]);
+        if tie.is_some() && !(p.h <= l.h && p.h <= r.h) && p.h != best {
+            continue;
+        }
+        let key = if tie.is_some() {
+            pseudo_angle(&p.n)
+        } else {
+            p.h
+        };
+        if choice.is_none_or(|(c, _)| key < c) {
+            choice = Some((key, i));
+        }
+    }
+    let i = choice.map_or(0, |(_, i)| i);
+    Minimum {
+        n: probes[i].n,
+        value: probes[i].h,
+        probe: probes[i],
+    }
+}
+
+/// The tie rule's last candidate: `+x` (the smallest angle of all) when `h`
+/// there, `hx`, is within `tie` of the minimum found.
+pub(crate) fn prefer_x<T: Real>(m: Minimum<T>, hx: T, tie: T) -> (Vector2<T>, T) {
+    if hx <= m.value + tie {
+        (Vector2::x(), hx)
+    } else {
+        (m.n, m.value)
+    }
 }
 
 /// A strictly increasing function of the angle of `n` in `[0, 2π)`
@@ -81,224 +681,63 @@ pub(crate) fn pseudo_angle<T: Real>(n: &Vector2<T>) -> T {
     }
 }
 
-/// `h` and its first two derivatives in the angle at a unit direction, and
-/// which smooth piece of `h` they belong to.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Jet<T: Real> {
-    pub(crate) value: T,
-    pub(crate) d1: T,
-    pub(crate) d2: T,
-    pub(crate) piece: usize,
-}
-
-/// A function of unit directions to minimise: smooth, or piecewise smooth
-/// with known kinks.
-pub(crate) trait Objective<T: Real> {
-    /// `h(n)`, `h'(θ)` and `h''(θ)` at the unit direction `n = (cos θ, sin θ)`
-    /// (of the smooth piece active at `n`).
-    fn jet(&self, n: &Vector2<T>) -> Jet<T>;
-
-    /// The same for a given smooth piece (its extension beyond where it is
-    /// active; `value` is then not `h`).
-    fn piece_jet(&self, n: &Vector2<T>, _piece: usize) -> Jet<T> {
-        self.jet(n)
-    }
-
-    /// The direction where the active piece changes from `from` to `to`
-    /// turning counter-clockwise, if that is a single kink.
-    fn kink(&self, _from: usize, _to: usize) -> Option<Vector2<T>> {
-        None
-    }
-}
-
-/// A scan sample to refine: its direction, value, and its neighbours.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Seed<T: Real> {
-    pub(crate) n: Vector2<T>,
-    pub(crate) value: T,
-    pub(crate) left: Vector2<T>,
-    pub(crate) right: Vector2<T>,
-}
-
-/// Seeds of one scan family (directions in counter-clockwise order): its four
-/// lowest cyclic local minima and its global minimum. Returns how many were
-/// written.
-pub(crate) fn family_seeds<T: Real>(
-    dirs: &[Vector2<T>; SCAN_SAMPLES],
-    values: &[T; SCAN_SAMPLES],
-    out: &mut [Seed<T>],
-) -> usize {
-    let mut minima = [0usize; SCAN_SAMPLES];
-    let mut found = 0;
-    let mut global = 0;
-    for i in 0..SCAN_SAMPLES {
-        let prev = values[(i + SCAN_SAMPLES - 1) % SCAN_SAMPLES];
-        let next = values[(i + 1) % SCAN_SAMPLES];
-        if values[i] < prev && values[i] <= next {
-            minima[found] = i;
-            found += 1;
-        }
-        if values[i] < values[global] {
-            global = i;
-        }
-    }
-    let minima = &mut minima[..found];
-    minima.sort_unstable_by(|&i, &j| {
-        values[i]
-            .partial_cmp(&values[j])
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    let lowest = &minima[..found.min(REFINED_PER_FAMILY)];
-    let extra = (!lowest.contains(&global)).then_some(global);
-    let mut count = 0;
-    for &i in lowest.iter().chain(extra.iter()) {
-        out[count] = Seed {
-            n: dirs[i],
-            value: values[i],
-            left: dirs[(i + SCAN_SAMPLES - 1) % SCAN_SAMPLES],
-            right: dirs[(i + 1) % SCAN_SAMPLES],
-        };
-        count += 1;
-    }
-    count
-}
-
-/// Refines every seed, lowest first, skipping a seed whose bracket already
-/// holds a refined minimum (the same basin, reached from another family);
-/// calls `found` with each refined direction and value.
-pub(crate) fn refine_seeds<T: Real, O: Objective<T>>(
-    h: &O,
-    seeds: &mut [Seed<T>],
-    mut found: impl FnMut(Vector2<T>, T),
-) {
-    seeds.sort_unstable_by(|a, b| {
-        a.value
-            .partial_cmp(&b.value)
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    let mut done = [Vector2::zeros(); 3 * SEEDS_PER_FAMILY];
-    let mut ndone = 0;
-    for seed in seeds.iter() {
-        let inside =
-            |m: &Vector2<T>| seed.left.perp(m) > T::zero() && m.perp(&seed.right) > T::zero();
-        if done[..ndone].iter().any(inside) {
-            continue;
-        }
-        let (n, v) = refine(h, seed);
-        if ndone < done.len() {
-            done[ndone] = n;
-            ndone += 1;
-        }
-        found(n, v);
-    }
-}
-
-/// `tan` of the angle from `n0` to `m` (counter-clockwise positive), for a
-/// bracket end; a quarter turn or more is capped.
-fn chart<T: Real>(n0: &Vector2<T>, m: &Vector2<T>) -> T {
-    let cap = T::lit(1e6);
-    let (s, c) = (n0.perp(m), n0.dot(m));
-    if c > T::zero() {
-        let u = s / c;
-        if Float::abs(u) < cap {
-            return u;
-        }
-    }
-    if s >= T::zero() { cap } else { -cap }
-}
-
-/// Safeguarded Newton on `h'(θ) = 0` over the gnomonic chart around the seed
-/// (module notes). Returns the direction of least `h` seen and `h` there.
-pub(crate) fn refine<T: Real, O: Objective<T>>(h: &O, seed: &Seed<T>) -> (Vector2<T>, T) {
-    let n0 = seed.n;
-    let p = Vector2::new(-n0.y, n0.x);
-    let mut lo = chart(&n0, &seed.left);
-    let mut hi = chart(&n0, &seed.right);
-    // Steps below `coarse` are in Newton's quadratic regime: one more gains
-    // nothing once h stops decreasing. Below `fine` only rounding is left.
-    let coarse = Float::sqrt(T::epsilon());
-    let fine = T::epsilon() * T::lit(8.0);
-    let mut u = T::zero();
-    let mut jet = h.jet(&n0);
-    let (mut best_n, mut best_v) = (n0, jet.value);
-    // The pieces active where lo and hi were set (none at the scan samples).
-    let (mut piece_lo, mut piece_hi) = (None, None);
-    for _ in 0..MAX_REFINE_ITERATIONS {
-        if jet.d1 > T::zero() {
-            hi = u;
-            piece_hi = Some(jet.piece);
-        } else if jet.d1 < T::zero() {
-            lo = u;
-            piece_lo = Some(jet.piece);
-        } else {
-            break;
-        }
-        // A kink between the bracket's ends: the minimum is there when the
-        // one-sided derivatives change sign across it, else on one side.
-        if let (Some(i), Some(j)) = (piece_lo, piece_hi)
-            && i != j
-            && let Some(nk) = h.kink(i, j)
-        {
-            let uk = chart(&n0, &nk);
-            if uk > lo && uk < hi {
-                let (left, right) = (h.piece_jet(&nk, i), h.piece_jet(&nk, j));
-                if left.d1 <= T::zero() && right.d1 >= T::zero() {
-                    let v = h.jet(&nk).value;
-                    if v < best_v {
-                        best_n = nk;
-                        best_v = v;
-                    }
-                    break;
-                } else if left.d1 > T::zero() {
-                    hi = uk;
-                    piece_hi = Some(i);
-                } else {
-                    lo = uk;
-                    piece_lo = Some(j);
-                }
-            }
-        }
-        let w = T::one() + u * u;
-        if hi - lo <= fine * w || (hi - lo).is_nan() {
-            break;
-        }
-        let newton = u - jet.d1 * w / jet.d2;
-        let next = if jet.d2 > T::zero() && newton > lo && newton < hi {
-            newton
-        } else {
-            (lo + hi) * T::half()
-        };
-        if next == u || !next.is_finite() {
-            break;
-        }
-        let step = Float::abs(next - u);
-        let previous = jet.value;
-        u = next;
-        let v = n0 + p * u;
-        let n = v / v.norm();
-        jet = h.jet(&n);
-        if jet.value < best_v {
-            best_n = n;
-            best_v = jet.value;
-        }
-        if step <= fine * w || (step <= coarse * w && (jet.value >= previous || jet.value.is_nan()))
-        {
-            break;
-        }
-    }
-    (best_n, best_v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Average probes and arcs per search on frame-like pairs (diagnostic).
     #[test]
-    fn table_is_the_unit_circle() {
-        let dirs = unit_circle::<f64>();
-        for (k, d) in dirs.iter().enumerate() {
-            let th = core::f64::consts::TAU * k as f64 / SCAN_SAMPLES as f64;
-            assert!((d.x - th.cos()).abs() < 1e-15 && (d.y - th.sin()).abs() < 1e-15);
+    fn frame_like_stats() {
+        use crate::ellipse::{ellipse_ellipse_contact, polygon_ellipse_contact};
+        use nalgebra::{Isometry2, Point2};
+        use shape::{ConvexPolygon, Ellipse};
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut seed = 99u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for which in 0..2 {
+            for s in &STATS {
+                s.store(0, Relaxed);
+            }
+            let mut calls = 0;
+            while calls < 2000 {
+                let s = 0.4 + 0.2 * rnd();
+                let e = Ellipse::new(Vector2::new(s, s * (0.3 + 0.7 * rnd()))).unwrap();
+                let s2 = 0.4 + 0.2 * rnd();
+                let d = rnd().sqrt() * (s + s2);
+                let dir = rnd() * 6.283;
+                let p = Isometry2::new(Vector2::new(d * dir.cos(), d * dir.sin()), rnd() * 6.283);
+                let hit = if which == 0 {
+                    let a = Ellipse::new(Vector2::new(s2, s2 * (0.3 + 0.7 * rnd()))).unwrap();
+                    ellipse_ellipse_contact(&a, &e, &p).is_some()
+                } else {
+                    let count = 5 + (rnd() * 4.0) as usize;
+                    let ry = s2 * (0.6 + 0.4 * rnd());
+                    let start = rnd() * 6.283;
+                    let v: Vec<Point2<f64>> = (0..count)
+                        .map(|i| {
+                            let t = start + 6.283 / count as f64 * (i as f64 + 0.66 * rnd() - 0.33);
+                            Point2::new(s2 * t.cos(), ry * t.sin())
+                        })
+                        .collect();
+                    let a = ConvexPolygon::from_hull(&v).unwrap();
+                    polygon_ellipse_contact(&a, &e, &p).is_some()
+                };
+                calls += usize::from(hit);
+            }
+            let n = STATS[0].load(Relaxed) as f64;
+            println!(
+                "{}: searches {n}, certified {}, arcs {:.2}, b&b probes {:.2}, descent probes {:.2}",
+                ["ellipse", "polygon"][which],
+                STATS[4].load(Relaxed),
+                STATS[1].load(Relaxed) as f64 / n,
+                STATS[2].load(Relaxed) as f64 / n,
+                STATS[3].load(Relaxed) as f64 / n
+            );
         }
     }
 
