@@ -152,7 +152,29 @@ pub fn core_ellipse<T: Real, A: Polygonal<T>>(
         return true;
     }
     let r = a.radius();
-    r > T::zero() && core_distance(a, radii, b_in_a) <= r
+    r > T::zero() && (radially_within(a, radii, b_in_a, r) || core_distance(a, radii, b_in_a) <= r)
+}
+
+/// Whether some core vertex `q` (ellipse frame) is within `r` of the
+/// ellipse along the ray from the ellipse's centre: the ellipse's boundary
+/// on that ray is at `q / |S q|`, so the gap there is `|q| (1 − 1/|S q|)`,
+/// at least the distance: a sufficient test, without Eberly's root. The
+/// gap, computed as `|q| (|S q| − 1) / |S q|`, is off by about `2ε |q|`
+/// (the rounding of `|S q|` near 1): `4ε |q|` is added, so a vertex that
+/// close to `r` goes to the exact test.
+#[inline]
+fn radially_within<T: Real, A: Polygonal<T>>(
+    a: &A,
+    radii: Vector2<T>,
+    b_in_a: &Isometry2<T>,
+    r: T,
+) -> bool {
+    let slack = T::epsilon() * T::lit(4.0);
+    (0..a.core_vertex_count()).any(|i| {
+        let q = local_vertex(a, b_in_a, i).coords;
+        let mapped = Vector2::new(q.x / radii.x, q.y / radii.y).norm();
+        q.norm() * ((mapped - T::one()) / mapped + slack) <= r
+    })
 }
 
 /// `|v|`, computed on `v` divided by its largest absolute component (no
@@ -167,9 +189,9 @@ fn length<T: Real>(v: &Vector2<T>) -> T {
     }
 }
 
-/// Whether A's bounding circle (about its local origin) and the ellipse's
-/// (about its centre) are apart, with a margin above rounding: then so are
-/// the shapes. Decided first because the mapped test below moves A's core
+/// Whether a bounding circle of A (about its local origin, of radius the
+/// largest `|x| + |y|` of a core vertex plus `r`) and the ellipse's (about its
+/// centre) are apart, with a margin above rounding: then so are the shapes. Decided first because the mapped test below moves A's core
 /// into the ellipse's frame, where a core far away compared with its size
 /// (1/ε times: 1.7e7 in f32) rounds to a point or a flat sliver that would be
 /// taken to contain the ellipse's centre.
@@ -179,8 +201,12 @@ fn bounding_circles_apart<T: Real, A: Polygonal<T>>(
     radii: Vector2<T>,
     b_in_a: &Isometry2<T>,
 ) -> bool {
+    // |x| + |y| bounds |v| from above (no square to underflow or overflow,
+    // no root): the reach is over-estimated by at most √2, and the test
+    // stays a sufficient one.
     let core = (0..a.core_vertex_count()).fold(T::zero(), |m, i| {
-        Float::max(m, length(&a.core_vertex(i).coords))
+        let v = a.core_vertex(i).coords;
+        Float::max(m, Float::abs(v.x) + Float::abs(v.y))
     });
     let reach = core + a.radius() + Float::max(radii.x, radii.y);
     length(&b_in_a.translation.vector) > reach * (T::one() + T::epsilon() * T::lit(8.0))
@@ -238,18 +264,20 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
             });
         }
     }
-    let h = Overlap::new(a, b, b_in_a);
-    let (n, depth) = h.minimise();
-    let depth = if depth.is_finite() {
-        Float::max(depth, T::zero())
+    let p = Overlap::new(a, b, b_in_a).minimise();
+    let depth = if p.h.is_finite() {
+        Float::max(p.h, T::zero())
     } else {
         T::zero()
     };
+    // The probe's support point of A − B is A's support point (the core
+    // vertex pushed out by r) less B's: B's is the difference.
+    let point_a = a.core_vertex(p.piece_ccw) + p.n * r;
     Some(Contact {
-        normal: Unit::new_unchecked(n),
+        normal: Unit::new_unchecked(p.n),
         depth,
-        point_a: a.core_support(&n) + n * r,
-        point_b: b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n)),
+        point_a,
+        point_b: point_a - p.ccw,
     })
 }
 
@@ -291,8 +319,12 @@ pub fn core_ellipse_closest_points<T: Real, A: Polygonal<T>>(
     let radii = b.radii();
     let r = a.radius();
     // The bounding circles bound the distance from below.
+    // |x| + |y| bounds |v| from above (no square to underflow or overflow,
+    // no root): the reach is over-estimated by at most √2, and the test
+    // stays a sufficient one.
     let core = (0..a.core_vertex_count()).fold(T::zero(), |m, i| {
-        Float::max(m, length(&a.core_vertex(i).coords))
+        let v = a.core_vertex(i).coords;
+        Float::max(m, Float::abs(v.x) + Float::abs(v.y))
     });
     if length(&b_in_a.translation.vector) - (core + r + radii.amax()) > max_distance {
         return ClosestPoints::Farther;
@@ -549,14 +581,6 @@ struct Overlap<'a, T: Real, A: Polygonal<T>> {
     tie: T,
 }
 
-/// The best candidate so far: its pseudo-angle (the order of angles in
-/// `[0, 2π)` from A's `+x`), direction, value.
-struct Best<T: Real> {
-    angle: T,
-    n: Vector2<T>,
-    value: T,
-}
-
 impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     fn new(a: &'a A, b: &Ellipse<T>, b_in_a: &Isometry2<T>) -> Self {
         let t = b_in_a.translation.vector;
@@ -631,42 +655,13 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         length_and_direction(Vector2::new(d.y, -d.x)).map_or_else(Vector2::x, |(_, u)| u)
     }
 
-    /// `h(n)` alone.
-    #[inline]
-    fn value(&self, n: &Vector2<T>) -> T {
-        let v = self.a.core_vertex(self.support_index(n)).coords;
-        let w = {
-            let m = self.ellipse.local(n);
-            let r = self.ellipse_radii();
-            Vector2::new(r.x * m.x, r.y * m.y).norm()
-        };
-        (v - self.t).dot(n) + self.r + w
-    }
-
     #[inline]
     fn ellipse_radii(&self) -> Vector2<T> {
         self.ellipse.radii()
     }
 
-    /// Offers a candidate to `best` with the tie rule of the module notes.
-    fn offer(&self, best: &mut Option<Best<T>>, n: Vector2<T>, value: T) {
-        if !value.is_finite() {
-            return;
-        }
-        let angle = search::pseudo_angle(&n);
-        let better = match best {
-            None => true,
-            Some(b) => {
-                value < b.value - self.tie || (value <= b.value + self.tie && angle < b.angle)
-            }
-        };
-        if better {
-            *best = Some(Best { angle, n, value });
-        }
-    }
-
-    /// The direction of least overlap and the overlap there.
-    fn minimise(&self) -> (Vector2<T>, T) {
+    /// The probe at the direction of least overlap (with the tie rule).
+    fn minimise(&self) -> Probe<T> {
         if self.a.core_vertex_count() == 1 {
             return self.point_minimum();
         }
@@ -679,7 +674,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
         let toward = self.t - sum / T::lit(count as f64);
         let guess = length_and_direction(toward).map_or_else(Vector2::x, |(_, u)| u);
         let m = search::minimise(self, guess, self.scale, Some(self.tie));
-        search::prefer_x(m, self.value(&Vector2::x()), self.tie)
+        search::prefer_x(self, &m, self.tie)
     }
 
     /// A point core inside the ellipse (module notes): out through the
@@ -687,7 +682,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// `r + |q − p|`. Tied candidates: the mirror image of `p` across the
     /// major axis when the point is within the tie tolerance of that axis,
     /// and A's `+x`.
-    fn point_minimum(&self) -> (Vector2<T>, T) {
+    fn point_minimum(&self) -> Probe<T> {
         let q = self.a.core_vertex(0).coords - self.t;
         let local = self.ellipse.local(&q);
         let radii = self.ellipse_radii();
@@ -696,10 +691,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
             let g = Vector2::new(p.x / radii.x / radii.x, p.y / radii.y / radii.y);
             length_and_direction(g).map(|(_, u)| self.ellipse.global(&-u))
         };
-        let mut best = None;
-        if let Some(n) = outward(&p) {
-            self.offer(&mut best, n, self.value(&n));
-        }
+        let mut best = self.probe_at(&outward(&p).unwrap_or_else(Vector2::x), 0, 0);
         let minor_offset = if radii.x >= radii.y { local.y } else { local.x };
         if Float::abs(minor_offset) <= self.tie && radii.x != radii.y {
             let mirror = if radii.x >= radii.y {
@@ -708,14 +700,22 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
                 Point2::new(-p.x, p.y)
             };
             if let Some(n) = outward(&mirror) {
-                self.offer(&mut best, n, self.value(&n));
+                let other = self.probe_at(&n, 0, 0);
+                if other.h < best.h - self.tie
+                    || (other.h <= best.h + self.tie
+                        && search::pseudo_angle(&other.n) < search::pseudo_angle(&best.n))
+                {
+                    best = other;
+                }
             }
         }
-        self.offer(&mut best, Vector2::x(), self.value(&Vector2::x()));
-        best.map_or_else(
-            || (Vector2::x(), self.value(&Vector2::x())),
-            |b| (b.n, b.value),
-        )
+        let m = search::Minimum {
+            n: best.n,
+            value: best.h,
+            probe: best,
+            x_low: Float::max(best.cw.x, best.ccw.x),
+        };
+        search::prefer_x(self, &m, self.tie)
     }
 }
 
@@ -791,6 +791,54 @@ impl<T: Real, A: Polygonal<T>> SupportFunction<T> for Overlap<'_, T, A> {
     #[inline]
     fn least_curvature(&self) -> T {
         self.ellipse.least_curvature() + self.r
+    }
+
+    /// For a polygon core: the ellipse holds the disk `D` of radius
+    /// `R = minor²/major` tangent inside it at its support point `e` along
+    /// `p` (Blaschke: its radius of curvature is at least `R` everywhere),
+    /// so `h(n) ≥ h_P(n) + r + R + (e − R p − t)·n` for every `n`, with
+    /// equality at `p`. The right side is the support function of the
+    /// polygon grown by `r + R` about the point `y = t − e + R p`: when `y`
+    /// is inside the polygon its least value is `r + R` plus the distance
+    /// from `y` to the nearest edge line, `min_k (v_k − y)·n_k` (its local
+    /// minima are at the edge normals). At least `U − tol` certifies `p`;
+    /// with the tie rule, at most one edge may come within `tie` of `U`
+    /// (every basin of `h` within `tie` of `U` holds a local minimum of the
+    /// bound that low).
+    fn certify(&self, p: &Probe<T>, tol: T, tie: Option<T>) -> bool {
+        let count = self.a.core_vertex_count();
+        if count < 3 {
+            return false;
+        }
+        let radius = self.ellipse.least_curvature();
+        // e = p.ccw − (v + r p) + t: the probe's support point less A's.
+        let v = self.a.core_vertex(p.piece_ccw).coords;
+        let e = p.ccw - v - p.n * self.r + self.t;
+        let y = self.t - e + p.n * radius;
+        let grown = self.r + radius;
+        // Inside the polygon (every d ≥ 0) is required: outside, the least
+        // value is minus the distance to the polygon, below every d.
+        let floor = Float::max(p.h - tol - grown, T::zero());
+        let limit = p.h + tie.unwrap_or_else(T::zero) - grown;
+        let mut near = 0;
+        for k in 0..count {
+            let d = (self.a.core_vertex(k).coords - y).dot(&self.edge_normal(k));
+            if !(d >= floor) {
+                return false;
+            }
+            if tie.is_some() && d <= limit {
+                near += 1;
+            }
+        }
+        near <= 1
+    }
+
+    #[inline]
+    fn value(&self, n: &Vector2<T>) -> T {
+        let v = self.a.core_vertex(self.support_index(n)).coords;
+        let m = self.ellipse.local(n);
+        let r = self.ellipse.radii();
+        (v - self.t).dot(n) + self.r + Vector2::new(r.x * m.x, r.y * m.y).norm()
     }
 
     #[inline]
@@ -1101,6 +1149,38 @@ mod tests {
         }
     }
     for_each_precision!(touching, touching_at_exact_coordinates);
+
+    #[test]
+    fn dbg_seg() {
+        let e = Ellipse::new(Vector2::new(0.0001f64, 1.0)).unwrap();
+        let ie = Isometry2::from_parts(
+            Translation2::new(-0.029052978508365523, -0.12001921308046537),
+            nalgebra::UnitComplex::from_cos_sin_unchecked(0.9993975590895714, 0.03470617936054961),
+        );
+        let is = Isometry2::from_parts(
+            Translation2::new(-0.05905881909331545, -0.3585234806262505),
+            nalgebra::UnitComplex::from_cos_sin_unchecked(-0.989446632511951, -0.14489776192460743),
+        );
+        let s = Segment::new(pt(-0.4, 0.1), pt(0.3, -0.2)).unwrap();
+        let c = segment_ellipse_contact(&s, &e, &is.inv_mul(&ie));
+        println!("{c:?}");
+        let p = is.inv_mul(&ie);
+        let mut least = f64::INFINITY;
+        for k in 0..200000 {
+            let th = core::f64::consts::TAU * k as f64 / 200000.0;
+            let n = Vector2::new(th.cos(), th.sin());
+            let v = AnyA::Segment(s.clone())
+                .convex()
+                .support_point(&Isometry2::identity(), &n)
+                .coords
+                .dot(&n)
+                - e.project(&p, &n).min;
+            if v < least {
+                least = v;
+            }
+        }
+        println!("dense {least}");
+    }
 
     fn contact_known_values<T: Real>() {
         let e = ellipse::<T>(2.0, 1.0);

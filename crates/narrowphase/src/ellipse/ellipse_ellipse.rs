@@ -9,7 +9,11 @@
 //! 2. Find the principal frame of `E'`: the eigenvectors of `P = L·Lᵀ` and its
 //!    radii `e0 ≥ e1` (the singular values of `L`).
 //! 3. `A ∩ B ≠ ∅ ⇔ D ∩ E' ≠ ∅ ⇔ dist(0, E') ≤ 1`, where `E'` is the filled
-//!    ellipse. Early outs: `|c| ≤ 1` (the centre of `E'` is in `D`).
+//!    ellipse. Early outs: `|c| ≤ 1` (the centre of `E'` is in `D`), and
+//!    `1/|S_A t| + 1/|S_B R_Bᵀ t| ≥ 1` (each ellipse reaches `|t|/|S t|`
+//!    along the segment between the centres, and together they cover it:
+//!    they share a point of it; with a margin of `8ε` over rounding, so a
+//!    pair that close to touching takes the exact step 4).
 //! 4. `dist(0, E')` is 0 when the origin is inside `E'`; otherwise it is the
 //!    distance to the boundary, found as in Eberly: with the origin at
 //!    `y = (y0, y1) ≥ 0` in the principal frame, the closest boundary point is
@@ -90,7 +94,7 @@
 //! Hyperellipsoid" (Geometric Tools, 2013); seed 004 for the map that makes one
 //! ellipse a disk.
 
-use nalgebra::{Isometry2, Unit, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::dim2::ellipse_distance::distance_to_filled_ellipse;
 use shape::{Ellipse, Real};
@@ -150,9 +154,23 @@ pub fn ellipse_ellipse<T: Real>(a: &Ellipse<T>, b: &Ellipse<T>, b_in_a: &Isometr
             return Float::abs(t.y) <= ra.y + by;
         }
     }
-    // Early out: the centre of E' lies in the unit disk.
+    // Early outs: the centre of E' lies in the unit disk; or the two
+    // ellipses cover the segment between their centres. Along `u = t/|t|`, A
+    // reaches `|t| / |S_A t|` from its centre and B `|t| / |S_B R_Bᵀ t|` from
+    // its own, so they share a point of that segment when
+    // `1/|S_A t| + 1/|S_B R_Bᵀ t| ≥ 1` (divisions, not products: no
+    // overflow for far centres).
     let c = Vector2::new(t.x / ra.x, t.y / ra.y);
-    c.norm_squared() <= T::one() || mapped_distance(ra, rb, &t, cos, sin) <= T::one()
+    if c.norm_squared() <= T::one() {
+        return true;
+    }
+    let m = Vector2::new(cos * t.x + sin * t.y, cos * t.y - sin * t.x);
+    let cb = Vector2::new(m.x / rb.x, m.y / rb.y);
+    // A margin of 8ε over the rounding of the sum (a few ε): a pair that
+    // close to touching goes to the exact test.
+    let margin = T::one() + T::epsilon() * T::lit(8.0);
+    T::one() / c.norm() + T::one() / cb.norm() >= margin
+        || mapped_distance(ra, rb, &t, cos, sin) <= T::one()
 }
 
 /// The distance from the origin to the filled ellipse `S·B` (step 1–4 of the
@@ -234,17 +252,19 @@ pub fn ellipse_ellipse_contact<T: Real>(
         return None;
     }
     let h = Overlap::new(a, b, b_in_a);
-    let (n, depth) = h.minimise();
-    let depth = if depth.is_finite() {
-        Float::max(depth, T::zero())
+    let p = h.minimise();
+    let depth = if p.h.is_finite() {
+        Float::max(p.h, T::zero())
     } else {
         T::zero()
     };
+    // The probe's support point of A − B less A's is minus B's.
+    let point_a = Point2::from(h.a.at(&p.n).1);
     Some(Contact {
-        normal: Unit::new_unchecked(n),
+        normal: Unit::new_unchecked(p.n),
         depth,
-        point_a: a.local_support_point(&n),
-        point_b: b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n)),
+        point_a,
+        point_b: point_a - p.ccw,
     })
 }
 
@@ -323,15 +343,6 @@ impl<T: Real> Overlap<T> {
         }
     }
 
-    /// `h(n)` for a unit `n`.
-    #[inline]
-    pub(crate) fn value(&self, n: &Vector2<T>) -> T {
-        let (ra, rb) = (self.a.radii(), self.b.radii());
-        let m = self.b.local(n);
-        Vector2::new(ra.x * n.x, ra.y * n.y).norm() + Vector2::new(rb.x * m.x, rb.y * m.y).norm()
-            - self.t.dot(n)
-    }
-
     /// The search's first guess: from A's centre towards B's.
     fn guess(&self) -> Vector2<T> {
         length_and_direction(self.t).map_or_else(Vector2::x, |(_, u)| u)
@@ -339,10 +350,10 @@ impl<T: Real> Overlap<T> {
 
     /// The direction where the overlap is least, and the overlap there (steps
     /// 1–3 of the contact note, with the tie rule of the degenerate cases).
-    pub(crate) fn minimise(&self) -> (Vector2<T>, T) {
+    pub(crate) fn minimise(&self) -> Probe<T> {
         let tie = shape::tolerance::ellipse_tie::<T>() * self.scale;
         let m = search::minimise(self, self.guess(), self.scale, Some(tie));
-        search::prefer_x(m, self.value(&Vector2::x()), tie)
+        search::prefer_x(self, &m, tie)
     }
 
     /// The direction where `h` is least, without the tie rule: the least
@@ -1031,4 +1042,19 @@ mod tests {
         );
     }
     for_each_precision!(prop_hwang_tsai, prop_hwang_tsai_is_a_subset);
+}
+
+#[cfg(test)]
+mod debug_thin {
+    use super::*;
+
+    #[test]
+    fn dbg_thin() {
+        let thin = Ellipse::new(Vector2::new(1e4f64, 1.0)).unwrap();
+        let tall = Ellipse::new(Vector2::new(1.0f64, 1e4)).unwrap();
+        println!(
+            "{:?}",
+            ellipse_ellipse_contact(&thin, &tall, &Isometry2::identity())
+        );
+    }
 }

@@ -82,7 +82,8 @@ use num_traits::Float;
 use shape::Real;
 
 #[cfg(test)]
-pub(crate) static STATS: [std::sync::atomic::AtomicUsize; 5] = [
+pub(crate) static STATS: [std::sync::atomic::AtomicUsize; 6] = [
+    std::sync::atomic::AtomicUsize::new(0),
     std::sync::atomic::AtomicUsize::new(0),
     std::sync::atomic::AtomicUsize::new(0),
     std::sync::atomic::AtomicUsize::new(0),
@@ -95,8 +96,11 @@ fn stat(i: usize) {
     STATS[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// The most directions one search evaluates.
-pub(crate) const MAX_PROBES: usize = 40;
+/// The directions a first branch and bound has room for.
+const FEW_PROBES: usize = 16;
+/// The most directions one search evaluates (a second branch and bound,
+/// when the first runs out of room).
+pub(crate) const MAX_PROBES: usize = 96;
 
 /// `h` and what it takes to bound it, at one unit direction (module notes).
 #[derive(Clone, Copy, Debug)]
@@ -126,6 +130,11 @@ pub(crate) trait SupportFunction<T: Real> {
     /// smooth piece active at `n` (then `n` is not a kink).
     fn probe(&self, n: &Vector2<T>, piece: Option<usize>) -> Probe<T>;
 
+    /// `h(n)` alone.
+    fn value(&self, n: &Vector2<T>) -> T {
+        self.probe(n, None).h
+    }
+
     /// The kink (an edge normal) where `piece` ends, turning
     /// counter-clockwise (`ccw`) or clockwise: its direction and an index
     /// for [`kink_probe`](Self::kink_probe); `None` for a smooth `h`.
@@ -145,6 +154,12 @@ pub(crate) trait SupportFunction<T: Real> {
 
     /// A lower bound of `ρ` over every direction.
     fn least_curvature(&self) -> T;
+
+    /// A certificate of its own that `p` is within `tol` of the minimum
+    /// (and, with `tie`, that no other basin comes within `tie` of it).
+    fn certify(&self, _p: &Probe<T>, _tol: T, _tie: Option<T>) -> bool {
+        false
+    }
 }
 
 /// One ellipse's part of a support function, centred at the origin of the
@@ -204,7 +219,8 @@ impl<T: Real> EllipseTerm<T> {
         let inv = T::one() / w;
         let (lx, ly) = (self.squares.x * m.x * inv, self.squares.y * m.y * inv);
         let x = Vector2::new(self.cos * lx - self.sin * ly, self.sin * lx + self.cos * ly);
-        (w, x, self.curvature(w))
+        let k = self.product * inv;
+        (w, x, k * k * inv)
     }
 
     /// The radius of curvature where the width is `w`: `(ab/w)² / w`
@@ -325,10 +341,16 @@ fn split_direction<T: Real>(
         (Some(x), Some(y)) if y < x => [1, 0],
         _ => [0, 1],
     };
+    // A step is worth a probe when it gains more than a sixteenth of tol, or
+    // when the slope it removes would cost the disk bound from that end more
+    // than that (the bound dips by `slope² / (2 |h − R|)`; where the true
+    // curvature is far above R, the first can hold without the second).
+    let worth = tol * T::lit(0.125);
     for k in order {
-        let (p, (_, noise, step)) = ends[k];
+        let (p, (slope, noise, step)) = ends[k];
         if let Some(u) = step {
-            if Float::abs(u) > noise {
+            let weakest = Float::min(Float::abs(slope / u), Float::abs(p.h - r_min));
+            if Float::abs(u) > noise && slope * slope > worth * weakest {
                 let n = turned(&p.n, u);
                 if strictly_inside(&a.n, &n, &b.n) {
                     return Some(n);
@@ -366,6 +388,16 @@ fn split_direction<T: Real>(
             return Some(n);
         }
     }
+    // Otherwise the bound is loose near the lower end while h there exceeds
+    // R: an eighth of the arc from it raises R there faster than halving.
+    if excess > T::zero() {
+        let other = ends[1 - k].0;
+        let v = p.n * T::lit(7.0) + other.n;
+        let n = v / v.norm();
+        if strictly_inside(&a.n, &n, &b.n) {
+            return Some(n);
+        }
+    }
     strictly_inside(&a.n, &mid, &b.n).then_some(mid)
 }
 
@@ -390,6 +422,9 @@ pub(crate) struct Minimum<T: Real> {
     pub(crate) value: T,
     /// The probe there.
     pub(crate) probe: Probe<T>,
+    /// A lower bound of `h(+x)`: the largest `x` coordinate of the support
+    /// points seen (each is a point of `K`).
+    pub(crate) x_low: T,
 }
 
 /// The certified minimum of `f` over unit directions (module notes), starting
@@ -404,8 +439,19 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
     tie: Option<T>,
 ) -> Minimum<T> {
     let tol = T::epsilon() * T::two() * scale;
-    let start = descend(f, f.probe(&guess, None));
-    if certified(f, &start, tol) {
+    let start = descend(f, f.probe(&guess, None), tol);
+    #[cfg(test)]
+    if std::env::var("DBG").is_ok() {
+        eprintln!(
+            "start {:?} h {:?} pieces {}/{} least {:?}",
+            start.n,
+            start.h,
+            start.piece_cw,
+            start.piece_ccw,
+            f.least_curvature()
+        );
+    }
+    if certified(f, &start, tol, tie) {
         #[cfg(test)]
         {
             stat(0);
@@ -415,14 +461,38 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
             n: start.n,
             value: start.h,
             probe: start,
+            x_low: Float::max(start.cw.x, start.ccw.x),
         };
     }
-    let quarter = |v: Vector2<T>| Vector2::new(-v.y, v.x);
+    // Most searches fit in a few probes; a hard one (a slender ellipse's
+    // tips, many tied minima) starts again with room for more.
+    let chosen = match branch_and_bound::<T, F, FEW_PROBES>(f, &start, scale, tol, tie) {
+        Ok(m) => m,
+        Err(_) => match branch_and_bound::<T, F, MAX_PROBES>(f, &start, scale, tol, tie) {
+            Ok(m) | Err(m) => m,
+        },
+    };
+    polish(f, chosen, tol)
+}
+
+/// Step 2 of the module notes from the descent's end `start`, with room
+/// for `N` probes: the minimum, or `Err` with the least value seen when
+/// the room ran out.
+fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
+    f: &F,
+    start: &Probe<T>,
+    scale: T,
+    tol: T,
+    tie: Option<T>,
+) -> Result<Minimum<T>, Minimum<T>> {
+    // A third of a turn each way: (cos, sin)(2π/3) = (−1/2, √3/2).
+    let (c, s) = (-T::half(), T::lit(0.866_025_403_784_438_6));
+    let turn = |v: Vector2<T>, s: T| Vector2::new(c * v.x - s * v.y, s * v.x + c * v.y);
     let guess = start.n;
-    let starts = [guess, quarter(guess), -guess, -quarter(guess)];
-    let mut probes = [start; MAX_PROBES];
+    let starts = [guess, turn(guess, s), turn(guess, -s)];
+    let mut probes = [*start; N];
     // `next[i]`: the probe counter-clockwise after `i`.
-    let mut next = [0u8; MAX_PROBES];
+    let mut next = [0u8; N];
     for (k, s) in starts.iter().enumerate().skip(1) {
         probes[k] = f.probe(s, None);
     }
@@ -440,7 +510,7 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
     }
     // Arcs to examine, as (clockwise end, counter-clockwise end): the two
     // beside the best start on top.
-    let mut stack = [(0u8, 0u8); MAX_PROBES];
+    let mut stack = [(0u8, 0u8); N];
     let mut top = 0;
     for k in (1..=count).rev() {
         let i = (best_index + 2 + k) % count;
@@ -458,6 +528,24 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
         // and a smaller one keeps the bound's rounding at that of `scale`.
         let r_min = Float::min(r_min, scale);
         let low = arc_lower_bound(&a, &b, r_min);
+        #[cfg(test)]
+        if std::env::var("DBG").is_ok() {
+            eprintln!(
+                "arc {i}-{j}: n {:?} {:?} h {:?} {:?} pieces {}/{} {}/{} r {:?} {:?} low {:?} best {:?}",
+                a.n,
+                b.n,
+                a.h,
+                b.h,
+                a.piece_cw,
+                a.piece_ccw,
+                b.piece_cw,
+                b.piece_ccw,
+                r_min,
+                r_max,
+                low,
+                best
+            );
+        }
         if !(low < best - tol) {
             continue;
         }
@@ -465,8 +553,10 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
         if smooth && low > r_max + tol {
             continue;
         }
-        if count == MAX_PROBES {
-            break;
+        if count == N {
+            let mut m = choose(&probes[..count], &next[..count], best, tie);
+            m.x_low = T::neg_infinity();
+            return Err(m);
         }
         let p = if smooth {
             let Some(n) = split_direction(&a, &b, best, r_min, tol) else {
@@ -504,7 +594,23 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
         }
         top += 2;
     }
-    let chosen = choose(&probes[..count], &next[..count], best, tie);
+    let mut chosen = choose(&probes[..count], &next[..count], best, tie);
+    chosen.x_low = probes[..count].iter().fold(T::neg_infinity(), |m, p| {
+        Float::max(m, Float::max(p.cw.x, p.ccw.x))
+    });
+    #[cfg(test)]
+    {
+        if std::env::var("HIST").is_ok() {
+            eprintln!("BB {count}");
+        }
+        STATS[5].fetch_max(count, std::sync::atomic::Ordering::Relaxed);
+        if std::env::var("MAXPROBES").is_ok() && count >= 20 {
+            eprintln!(
+                "MAXPROBES {count} {:?} best {best:?}",
+                std::thread::current().name()
+            );
+        }
+    }
     #[cfg(test)]
     {
         stat(0);
@@ -512,7 +618,7 @@ pub(crate) fn minimise<T: Real, F: SupportFunction<T>>(
             stat(2);
         }
     }
-    polish(f, chosen)
+    Ok(chosen)
 }
 
 /// The most steps of the descent.
@@ -523,8 +629,9 @@ const MAX_DESCENT: usize = 10;
 /// kink (then the kink itself) and than `0.75` radians, while `h` decreases.
 /// Ends at a local minimum (a kink whose one-sided slopes both rise, or a
 /// step below the slope's rounding), or where a step fails to lower `h`.
-fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>) -> Probe<T> {
+fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>, tol: T) -> Probe<T> {
     let limit = T::lit(0.75);
+    let least = f.least_curvature();
     for _ in 0..MAX_DESCENT {
         let perp = Vector2::new(-p.n.y, p.n.x);
         let (ccw, cw) = (p.ccw.dot(&perp), p.cw.dot(&perp));
@@ -542,28 +649,63 @@ fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>) -> Probe<T> {
         } else {
             limit
         };
-        let noise = T::epsilon() * T::lit(4.0) * (x.norm() / Float::abs(curve) + T::one());
-        if !(step > noise) {
+        // The slope's rounding, as a step (`4ε (|x|/|h''| + 1)`, compared
+        // multiplied out): below it Newton only wanders.
+        let x1 = Float::abs(x.x) + Float::abs(x.y);
+        let still =
+            !(step * Float::abs(curve) > T::epsilon() * T::lit(4.0) * (x1 + Float::abs(curve)));
+        // Done when the step would gain less than a sixteenth of `tol`, and
+        // the slope is already small enough for the certificate (if the
+        // curvature allows one).
+        let room = least - p.h;
+        let gain = -slope * sign * step * T::half();
+        if still || (gain <= tol * T::lit(0.0625) && !(slope * slope > T::two() * tol * room)) {
             break;
         }
-        let target = turned(&p.n, step * sign);
-        let q = match f.kink(piece, up) {
-            Some((k, index))
-                if (if up {
-                    p.n.perp(&k) > T::zero() && k.perp(&target) >= T::zero()
-                } else {
-                    k.perp(&p.n) > T::zero() && target.perp(&k) >= T::zero()
-                }) =>
-            {
-                f.kink_probe(index)
-            }
-            _ => f.probe(&target, Some(piece)),
+        // The next kink that way bounds the step: stepping onto it, the
+        // kink's own probe.
+        let kink = f.kink(piece, up);
+        let mut step = step;
+        let mut taken = None;
+        // A step that fails to lower h is halved, twice at most, unless it
+        // was a Newton step near convergence (where rounding decides).
+        let tries = if curve > T::zero() && gain <= tol {
+            1
+        } else {
+            3
         };
-        #[cfg(test)]
-        stat(3);
-        if !(q.h < p.h) {
-            break;
+        for _ in 0..tries {
+            let target = turned(&p.n, step * sign);
+            let q = match kink {
+                Some((k, index))
+                    if (if up {
+                        p.n.perp(&k) > T::zero() && k.perp(&target) >= T::zero()
+                    } else {
+                        k.perp(&p.n) > T::zero() && target.perp(&k) >= T::zero()
+                    }) =>
+                {
+                    f.kink_probe(index)
+                }
+                _ => f.probe(&target, Some(piece)),
+            };
+            #[cfg(test)]
+            stat(3);
+            #[cfg(test)]
+            if std::env::var("DBG").is_ok() {
+                eprintln!(
+                    "  descend {:?} h {:?} slope {:?} curve {:?} step {:?} -> {:?} h {:?}",
+                    p.n, p.h, slope, curve, step, q.n, q.h
+                );
+            }
+            if q.h < p.h {
+                taken = Some(q);
+                break;
+            }
+            step = step * T::half();
         }
+        let Some(q) = taken else {
+            break;
+        };
         p = q;
     }
     p
@@ -576,15 +718,17 @@ fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>) -> Probe<T> {
 /// way), so `h(n) ≥ R + (U − R) cos Δ + s sin Δ` at `Δ` from `p` with `s`
 /// the one-sided slope that way. For `R ≥ U` that is at least
 /// `U − s²/(2(R − U))` where `s < 0`: `p` is within `tol` of the minimum
-/// when both descending slopes are that small.
-fn certified<T: Real, F: SupportFunction<T>>(f: &F, p: &Probe<T>, tol: T) -> bool {
+/// when both descending slopes are that small. With the tie rule, `R − U`
+/// must also exceed `tie`: then the bound exceeds `U + tie` outside one arc
+/// about `p`, and no other basin of `h` comes within `tie` of `U`.
+/// Otherwise the caller's own certificate ([`SupportFunction::certify`]).
+fn certified<T: Real, F: SupportFunction<T>>(f: &F, p: &Probe<T>, tol: T, tie: Option<T>) -> bool {
     let room = f.least_curvature() - p.h;
-    if !(room >= T::zero()) {
-        return false;
-    }
     let perp = Vector2::new(-p.n.y, p.n.x);
     let down = Float::max(-p.ccw.dot(&perp), p.cw.dot(&perp));
-    down <= T::zero() || down * down <= T::two() * tol * room
+    let sturm = room >= tie.unwrap_or_else(T::zero)
+        && (down <= T::zero() || down * down <= T::two() * tol * room);
+    sturm || f.certify(p, tol, tie)
 }
 
 /// Newton steps from the chosen probe while they lower `h` (at most two): the
@@ -592,7 +736,7 @@ fn certified<T: Real, F: SupportFunction<T>>(f: &F, p: &Probe<T>, tol: T) -> boo
 /// so the best basin may be left that close to converged. A step goes to the
 /// side where `h` decreases (one-sided at a kink), with the supporting vertex
 /// searched anew, so crossing a kink costs nothing but the step.
-fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>) -> Minimum<T> {
+fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>, tol: T) -> Minimum<T> {
     for _ in 0..2 {
         let p = m.probe;
         let perp = Vector2::new(-p.n.y, p.n.x);
@@ -606,7 +750,13 @@ fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>) -> Minimum<T
             break;
         };
         let noise = T::epsilon() * T::lit(4.0) * (p.ccw.norm() / curve + T::one());
-        if !(curve > T::zero() && Float::abs(step) > noise && Float::abs(step) < T::half()) {
+        let slope = if ccw < T::zero() { ccw } else { cw };
+        let gain = Float::abs(step * slope) * T::half();
+        if !(curve > T::zero()
+            && Float::abs(step) > noise
+            && Float::abs(step) < T::half()
+            && gain > tol * T::lit(0.0625))
+        {
             break;
         }
         let q = f.probe(&turned(&p.n, step), None);
@@ -617,6 +767,7 @@ fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>) -> Minimum<T
             n: q.n,
             value: q.h,
             probe: q,
+            x_low: m.x_low,
         };
     }
     m
@@ -652,16 +803,33 @@ fn choose<T: Real>(probes: &[Probe<T>], next: &[u8], best: T, tie: Option<T>) ->
         n: probes[i].n,
         value: probes[i].h,
         probe: probes[i],
+        x_low: T::neg_infinity(),
     }
 }
 
-/// The tie rule's last candidate: `+x` (the smallest angle of all) when `h`
-/// there, `hx`, is within `tie` of the minimum found.
-pub(crate) fn prefer_x<T: Real>(m: Minimum<T>, hx: T, tie: T) -> (Vector2<T>, T) {
-    if hx <= m.value + tie {
-        (Vector2::x(), hx)
+/// The tie rule's last candidate: `+x` (the smallest angle of all), taken
+/// when `h` there is within `tie` of the minimum's `U`. It is evaluated only
+/// when it may be: `h(x)` is at least the search's `x_low`, and, with `R`
+/// the least radius of curvature, the Sturm bound from the chosen probe
+/// (module notes) gives `h(x) ≥ U + (R − U)(1 − n·x) − |s| |n × x|` for its
+/// larger one-sided slope `|s|`; when either exceeds `U + tie`, `+x` cannot
+/// win.
+pub(crate) fn prefer_x<T: Real, F: SupportFunction<T>>(f: &F, m: &Minimum<T>, tie: T) -> Probe<T> {
+    let p = m.probe;
+    let limit = p.h + tie;
+    if m.x_low > limit {
+        return p;
+    }
+    let perp = Vector2::new(-p.n.y, p.n.x);
+    let slope = Float::max(Float::abs(p.ccw.dot(&perp)), Float::abs(p.cw.dot(&perp)));
+    let room = f.least_curvature() - p.h;
+    if room * (T::one() - p.n.x) - slope * Float::abs(p.n.y) > tie {
+        return p;
+    }
+    if f.value(&Vector2::x()) <= limit {
+        f.probe(&Vector2::x(), None)
     } else {
-        (m.n, m.value)
+        p
     }
 }
 
@@ -686,8 +854,7 @@ mod tests {
     use super::*;
 
     /// Average probes and arcs per search on frame-like pairs (diagnostic).
-    #[test]
-    fn frame_like_stats() {
+    fn frame_like_stats_in<T: Real>() {
         use crate::ellipse::{ellipse_ellipse_contact, polygon_ellipse_contact};
         use nalgebra::{Isometry2, Point2};
         use shape::{ConvexPolygon, Ellipse};
@@ -699,29 +866,34 @@ mod tests {
             seed ^= seed << 17;
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
+        let l = T::lit;
         for which in 0..2 {
             for s in &STATS {
                 s.store(0, Relaxed);
             }
             let mut calls = 0;
-            while calls < 2000 {
+            let limit = std::env::var("CALLS").map_or(2000, |v| v.parse().unwrap());
+            while calls < limit {
                 let s = 0.4 + 0.2 * rnd();
-                let e = Ellipse::new(Vector2::new(s, s * (0.3 + 0.7 * rnd()))).unwrap();
+                let e = Ellipse::new(Vector2::new(l(s), l(s * (0.3 + 0.7 * rnd())))).unwrap();
                 let s2 = 0.4 + 0.2 * rnd();
                 let d = rnd().sqrt() * (s + s2);
                 let dir = rnd() * 6.283;
-                let p = Isometry2::new(Vector2::new(d * dir.cos(), d * dir.sin()), rnd() * 6.283);
+                let p = Isometry2::new(
+                    Vector2::new(l(d * dir.cos()), l(d * dir.sin())),
+                    l(rnd() * 6.283),
+                );
                 let hit = if which == 0 {
-                    let a = Ellipse::new(Vector2::new(s2, s2 * (0.3 + 0.7 * rnd()))).unwrap();
+                    let a = Ellipse::new(Vector2::new(l(s2), l(s2 * (0.3 + 0.7 * rnd())))).unwrap();
                     ellipse_ellipse_contact(&a, &e, &p).is_some()
                 } else {
                     let count = 5 + (rnd() * 4.0) as usize;
                     let ry = s2 * (0.6 + 0.4 * rnd());
                     let start = rnd() * 6.283;
-                    let v: Vec<Point2<f64>> = (0..count)
+                    let v: Vec<Point2<T>> = (0..count)
                         .map(|i| {
                             let t = start + 6.283 / count as f64 * (i as f64 + 0.66 * rnd() - 0.33);
-                            Point2::new(s2 * t.cos(), ry * t.sin())
+                            Point2::new(l(s2 * t.cos()), l(ry * t.sin()))
                         })
                         .collect();
                     let a = ConvexPolygon::from_hull(&v).unwrap();
@@ -731,7 +903,8 @@ mod tests {
             }
             let n = STATS[0].load(Relaxed) as f64;
             println!(
-                "{}: searches {n}, certified {}, arcs {:.2}, b&b probes {:.2}, descent probes {:.2}",
+                "{} {}: searches {n}, certified {}, arcs {:.2}, b&b probes {:.2}, descent probes {:.2}",
+                core::any::type_name::<T>(),
                 ["ellipse", "polygon"][which],
                 STATS[4].load(Relaxed),
                 STATS[1].load(Relaxed) as f64 / n,
@@ -739,6 +912,12 @@ mod tests {
                 STATS[3].load(Relaxed) as f64 / n
             );
         }
+    }
+
+    #[test]
+    fn frame_like_stats() {
+        frame_like_stats_in::<f64>();
+        frame_like_stats_in::<f32>();
     }
 
     #[test]
