@@ -623,7 +623,7 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
     /// The probe at `n` with the core's support on either side given.
     #[inline]
     fn probe_at(&self, n: &Vector2<T>, cw: usize, ccw: usize) -> Probe<T> {
-        let (w, xe, rho) = self.ellipse.at(n);
+        let (w, xe, local) = self.ellipse.at(n);
         let base = xe + n * self.r - self.t;
         let v = self.a.core_vertex(cw).coords;
         let u = if ccw == cw {
@@ -638,8 +638,8 @@ impl<'a, T: Real, A: Polygonal<T>> Overlap<'a, T, A> {
             ccw: u + base,
             piece_cw: cw,
             piece_ccw: ccw,
-            rho: rho + self.r,
-            widths: [w, T::zero()],
+            rho: local.rho + self.r,
+            locals: [local, local],
         }
     }
 
@@ -843,9 +843,7 @@ impl<T: Real, A: Polygonal<T>> SupportFunction<T> for Overlap<'_, T, A> {
 
     #[inline]
     fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T) {
-        let (lo, hi) = self
-            .ellipse
-            .curvature_bounds(&a.n, a.widths[0], &b.n, b.widths[0]);
+        let (lo, hi) = self.ellipse.curvature_bounds(&a.locals[0], &b.locals[0]);
         (lo + self.r, hi + self.r)
     }
 }

@@ -412,8 +412,8 @@ impl<T: Real> Overlap<T> {
 impl<T: Real> SupportFunction<T> for Overlap<T> {
     #[inline]
     fn probe(&self, n: &Vector2<T>, _piece: Option<usize>) -> Probe<T> {
-        let (wa, xa, rho_a) = self.a.at(n);
-        let (wb, xb, rho_b) = self.b.at(n);
+        let (wa, xa, la) = self.a.at(n);
+        let (wb, xb, lb) = self.b.at(n);
         let x = xa + xb - self.t;
         Probe {
             n: *n,
@@ -422,8 +422,8 @@ impl<T: Real> SupportFunction<T> for Overlap<T> {
             ccw: x,
             piece_cw: 0,
             piece_ccw: 0,
-            rho: rho_a + rho_b,
-            widths: [wb, wa],
+            rho: la.rho + lb.rho,
+            locals: [lb, la],
         }
     }
 
@@ -450,12 +450,8 @@ impl<T: Real> SupportFunction<T> for Overlap<T> {
 
     #[inline]
     fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T) {
-        let (lb, hb) = self
-            .b
-            .curvature_bounds(&a.n, a.widths[0], &b.n, b.widths[0]);
-        let (la, ha) = self
-            .a
-            .curvature_bounds(&a.n, a.widths[1], &b.n, b.widths[1]);
+        let (lb, hb) = self.b.curvature_bounds(&a.locals[0], &b.locals[0]);
+        let (la, ha) = self.a.curvature_bounds(&a.locals[1], &b.locals[1]);
         (la + lb, ha + hb)
     }
 }

@@ -119,9 +119,17 @@ pub(crate) struct Probe<T: Real> {
     pub(crate) piece_ccw: usize,
     /// The radius of curvature of the smooth part of `∂K` at `n`.
     pub(crate) rho: T,
-    /// The support widths `|diag(a, b) m|` of the ellipses at `n` (B's, then
-    /// A's when it is an ellipse), for their curvature bounds.
-    pub(crate) widths: [T; 2],
+    /// The ellipses' local directions and radii of curvature at `n` (B's,
+    /// then A's when it is an ellipse), for their curvature bounds.
+    pub(crate) locals: [Local<T>; 2],
+}
+
+/// One ellipse at a probe: the local direction `m = Rᵀn` and the radius of
+/// curvature there.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Local<T: Real> {
+    pub(crate) m: Vector2<T>,
+    pub(crate) rho: T,
 }
 
 /// A support function to minimise (module notes).
@@ -174,16 +182,26 @@ pub(crate) struct EllipseTerm<T: Real> {
     product: T,
     cos: T,
     sin: T,
+    /// The radii of curvature where the normal is along the local `±x`
+    /// (`ry²/rx`) and `±y` (`rx²/ry`): the extremes.
+    rho_x: T,
+    rho_y: T,
 }
 
 impl<T: Real> EllipseTerm<T> {
     pub(crate) fn new(radii: Vector2<T>, cos: T, sin: T) -> Self {
+        let curvature = |w: T| {
+            let k = radii.x * radii.y / w;
+            k * k / w
+        };
         Self {
             radii,
             squares: radii.component_mul(&radii),
             product: radii.x * radii.y,
             cos,
             sin,
+            rho_x: curvature(radii.x),
+            rho_y: curvature(radii.y),
         }
     }
 
@@ -211,51 +229,54 @@ impl<T: Real> EllipseTerm<T> {
         self.radii
     }
 
-    /// The width `w`, the support point and the radius of curvature at `n`.
+    /// The width `w`, the support point, and the local direction with the
+    /// radius of curvature `(ab/w)²/w` at `n` (no overflow of `(ab)²`).
     #[inline]
-    pub(crate) fn at(&self, n: &Vector2<T>) -> (T, Vector2<T>, T) {
+    pub(crate) fn at(&self, n: &Vector2<T>) -> (T, Vector2<T>, Local<T>) {
         let m = self.local(n);
         let w = Float::sqrt(self.squares.x * m.x * m.x + self.squares.y * m.y * m.y);
         let inv = T::one() / w;
         let (lx, ly) = (self.squares.x * m.x * inv, self.squares.y * m.y * inv);
         let x = Vector2::new(self.cos * lx - self.sin * ly, self.sin * lx + self.cos * ly);
         let k = self.product * inv;
-        (w, x, k * k * inv)
-    }
-
-    /// The radius of curvature where the width is `w`: `(ab/w)² / w`
-    /// (no overflow of `(ab)²`).
-    #[inline]
-    pub(crate) fn curvature(&self, w: T) -> T {
-        let k = self.product / w;
-        k * k / w
+        (
+            w,
+            x,
+            Local {
+                m,
+                rho: k * k * inv,
+            },
+        )
     }
 
     /// The least radius of curvature, at the ends of the major axis:
     /// `minor² / major`.
     #[inline]
     pub(crate) fn least_curvature(&self) -> T {
-        self.curvature(self.radii.amax())
+        Float::min(self.rho_x, self.rho_y)
     }
 
-    /// Lower and upper bounds of the radius of curvature over the arc from
-    /// `a` to `b` (less than a half turn), given the widths there: the width
-    /// is monotone between the axes' directions, so its extremes over the
-    /// arc are at the ends or at an axis direction inside it.
+    /// Lower and upper bounds of the radius of curvature over the arc
+    /// between two probes (less than a half turn): the width, so the
+    /// radius, is monotone between the axes' directions, so its extremes
+    /// over the arc are at the ends or at an axis direction inside it
+    /// (where the other local coordinate changes sign).
     #[inline]
-    pub(crate) fn curvature_bounds(&self, a: &Vector2<T>, wa: T, b: &Vector2<T>, wb: T) -> (T, T) {
-        let (mut lo, mut hi) = if wa < wb { (wa, wb) } else { (wb, wa) };
-        let (ma, mb) = (self.local(a), self.local(b));
-        // The local y changes sign: ±x is inside; the local x: ±y.
-        if ma.y * mb.y <= T::zero() {
-            lo = Float::min(lo, self.radii.x);
-            hi = Float::max(hi, self.radii.x);
+    pub(crate) fn curvature_bounds(&self, a: &Local<T>, b: &Local<T>) -> (T, T) {
+        let (mut lo, mut hi) = if a.rho < b.rho {
+            (a.rho, b.rho)
+        } else {
+            (b.rho, a.rho)
+        };
+        if a.m.y * b.m.y <= T::zero() {
+            lo = Float::min(lo, self.rho_x);
+            hi = Float::max(hi, self.rho_x);
         }
-        if ma.x * mb.x <= T::zero() {
-            lo = Float::min(lo, self.radii.y);
-            hi = Float::max(hi, self.radii.y);
+        if a.m.x * b.m.x <= T::zero() {
+            lo = Float::min(lo, self.rho_y);
+            hi = Float::max(hi, self.rho_y);
         }
-        (self.curvature(hi), self.curvature(lo))
+        (lo, hi)
     }
 }
 
@@ -267,31 +288,43 @@ fn strictly_inside<T: Real>(a: &Vector2<T>, v: &Vector2<T>, b: &Vector2<T>) -> b
 }
 
 /// A lower bound of `h` over the arc from `a.n` to `b.n` (module notes): the
-/// least of `R + max(c₁·n, c₂·n)` over the arc, `cᵢ = xᵢ − R nᵢ`.
+/// least of `R + max(c₁·n, c₂·n)` over the arc, `cᵢ = xᵢ − R nᵢ`; or any value
+/// below `floor` as soon as the bound is known to fall below it (the caller
+/// only asks whether it reaches `floor`).
 ///
 /// Each term is evaluated as `xᵢ·n + R |n − nᵢ|² / 2` (equal, since
 /// `R − R nᵢ·n = R |n − nᵢ|²/2` for unit vectors), which has no cancellation:
 /// its rounding is that of `xᵢ·n`, whatever `R`.
 #[inline]
-pub(crate) fn arc_lower_bound<T: Real>(a: &Probe<T>, b: &Probe<T>, r_min: T) -> T {
-    let bound = |n: &Vector2<T>| {
-        let (da, db) = (n - a.n, n - b.n);
-        Float::max(
-            a.ccw.dot(n) + r_min * da.norm_squared() * T::half(),
-            b.cw.dot(n) + r_min * db.norm_squared() * T::half(),
-        )
-    };
+pub(crate) fn arc_lower_bound<T: Real>(a: &Probe<T>, b: &Probe<T>, r_min: T, floor: T) -> T {
     // At the ends the bound is at most h itself (the other term can only
     // raise it): h is a lower bound there too, and already known.
     let mut low = Float::min(a.h, b.h);
+    if !(low >= floor) {
+        return low;
+    }
     // The direction where the two are equal, normal to c₂ − c₁ (one of the
     // two signs can lie in an arc shorter than a half turn).
     let (c1, c2) = (a.ccw - a.n * r_min, b.cw - b.n * r_min);
     let d = c2 - c1;
     let m = Vector2::new(-d.y, d.x);
-    for m in [m, -m] {
-        if strictly_inside(&a.n, &m, &b.n) {
-            low = Float::min(low, bound(&(m / m.norm())));
+    let sign = if strictly_inside(&a.n, &m, &b.n) {
+        T::one()
+    } else if strictly_inside(&a.n, &-m, &b.n) {
+        -T::one()
+    } else {
+        T::zero()
+    };
+    if sign != T::zero() {
+        let n = m * (sign / m.norm());
+        let (da, db) = (n - a.n, n - b.n);
+        let at = Float::max(
+            a.ccw.dot(&n) + r_min * da.norm_squared() * T::half(),
+            b.cw.dot(&n) + r_min * db.norm_squared() * T::half(),
+        );
+        low = Float::min(low, at);
+        if !(low >= floor) {
+            return low;
         }
     }
     // Each term is least at −cᵢ/|cᵢ|, where it is R − |cᵢ|.
@@ -497,9 +530,7 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
         probes[k] = f.probe(s, None);
     }
     let mut count = starts.len();
-    for k in 0..count {
-        next[k] = ((k + 1) % count) as u8;
-    }
+    next[..3].copy_from_slice(&[1, 2, 0]);
     let mut best = probes[0].h;
     let mut best_index = 0;
     for (k, p) in probes[..count].iter().enumerate() {
@@ -511,23 +542,31 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
     // Arcs to examine, as (clockwise end, counter-clockwise end): the two
     // beside the best start on top.
     let mut stack = [(0u8, 0u8); N];
-    let mut top = 0;
-    for k in (1..=count).rev() {
-        let i = (best_index + 2 + k) % count;
-        stack[top] = (i as u8, ((i + 1) % count) as u8);
-        top += 1;
+    let arcs = [(0u8, 1u8), (1, 2), (2, 0)];
+    for (k, slot) in stack[..3].iter_mut().enumerate() {
+        // Pushed so that arc best − 1 → best is on top, then best → best + 1.
+        *slot = arcs[(best_index + 4 - k) % 3];
     }
+    let mut top = 3;
     while top > 0 {
         top -= 1;
         let (i, j) = stack[top];
-        let (a, b) = (probes[usize::from(i)], probes[usize::from(j)]);
-        let (r_min, r_max) = f.curvature_bounds(&a, &b);
+        let (a, b) = (&probes[usize::from(i)], &probes[usize::from(j)]);
+        let (r_min, r_max) = f.curvature_bounds(a, b);
         #[cfg(test)]
         stat(1);
         // A larger radius bounds nothing more near a minimum below `scale`,
         // and a smaller one keeps the bound's rounding at that of `scale`.
         let r_min = Float::min(r_min, scale);
-        let low = arc_lower_bound(&a, &b, r_min);
+        let smooth = a.piece_ccw == b.piece_cw;
+        // Dropped when the bound reaches `best − tol`, or (smooth) passes
+        // `ρ`'s upper bound: the bound stops as soon as it falls below both.
+        let floor = if smooth {
+            Float::min(best - tol, r_max + tol)
+        } else {
+            best - tol
+        };
+        let low = arc_lower_bound(a, b, r_min, floor);
         #[cfg(test)]
         if std::env::var("DBG").is_ok() {
             eprintln!(
@@ -546,11 +585,7 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
                 best
             );
         }
-        if !(low < best - tol) {
-            continue;
-        }
-        let smooth = a.piece_ccw == b.piece_cw;
-        if smooth && low > r_max + tol {
+        if !(low < best - tol) || (smooth && low > r_max + tol) {
             continue;
         }
         if count == N {
@@ -558,8 +593,9 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
             m.x_low = T::neg_infinity();
             return Err(m);
         }
+        let (ha, hb) = (a.h, b.h);
         let p = if smooth {
-            let Some(n) = split_direction(&a, &b, best, r_min, tol) else {
+            let Some(n) = split_direction(a, b, best, r_min, tol) else {
                 continue;
             };
             f.probe(&n, Some(a.piece_ccw))
@@ -585,7 +621,7 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
             best = p.h;
         }
         // Depth first, the half with the lower end first.
-        if a.h < b.h {
+        if ha < hb {
             stack[top] = (k, j);
             stack[top + 1] = (i, k);
         } else {
@@ -775,36 +811,44 @@ fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>, tol: T) -> M
 
 /// The answer among the probes (module notes, step 3).
 fn choose<T: Real>(probes: &[Probe<T>], next: &[u8], best: T, tie: Option<T>) -> Minimum<T> {
+    let least = probes
+        .iter()
+        .enumerate()
+        .fold(0, |i, (k, p)| if p.h < probes[i].h { k } else { i });
+    let at = |i: usize| Minimum {
+        n: probes[i].n,
+        value: probes[i].h,
+        probe: probes[i],
+        x_low: T::neg_infinity(),
+    };
+    let Some(tie) = tie else {
+        return at(least);
+    };
+    let limit = best + tie;
+    if probes.iter().filter(|p| p.h <= limit).count() <= 1 {
+        return at(least);
+    }
+    // Several within the tie: the evaluated local minima among them (no
+    // higher than their two neighbours), smallest pseudo-angle first.
     let mut prev = [0u8; MAX_PROBES];
     for (i, &j) in next.iter().enumerate() {
         prev[usize::from(j)] = i as u8;
     }
     let mut choice: Option<(T, usize)> = None;
-    let limit = best + tie.unwrap_or_else(T::zero);
     for (i, p) in probes.iter().enumerate() {
         if !(p.h <= limit) {
             continue;
         }
         let (l, r) = (&probes[usize::from(prev[i])], &probes[usize::from(next[i])]);
-        if tie.is_some() && !(p.h <= l.h && p.h <= r.h) && p.h != best {
+        if !(p.h <= l.h && p.h <= r.h) && i != least {
             continue;
         }
-        let key = if tie.is_some() {
-            pseudo_angle(&p.n)
-        } else {
-            p.h
-        };
+        let key = pseudo_angle(&p.n);
         if choice.is_none_or(|(c, _)| key < c) {
             choice = Some((key, i));
         }
     }
-    let i = choice.map_or(0, |(_, i)| i);
-    Minimum {
-        n: probes[i].n,
-        value: probes[i].h,
-        probe: probes[i],
-        x_low: T::neg_infinity(),
-    }
+    at(choice.map_or(least, |(_, i)| i))
 }
 
 /// The tie rule's last candidate: `+x` (the smallest angle of all), taken
