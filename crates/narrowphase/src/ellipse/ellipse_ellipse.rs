@@ -9,7 +9,11 @@
 //! 2. Find the principal frame of `E'`: the eigenvectors of `P = L·Lᵀ` and its
 //!    radii `e0 ≥ e1` (the singular values of `L`).
 //! 3. `A ∩ B ≠ ∅ ⇔ D ∩ E' ≠ ∅ ⇔ dist(0, E') ≤ 1`, where `E'` is the filled
-//!    ellipse. Early outs: `|c| ≤ 1` (the centre of `E'` is in `D`).
+//!    ellipse. Early outs: `|c| ≤ 1` (the centre of `E'` is in `D`), and
+//!    `1/|S_A t| + 1/|S_B R_Bᵀ t| ≥ 1` (each ellipse reaches `|t|/|S t|`
+//!    along the segment between the centres, and together they cover it:
+//!    they share a point of it; with a margin of `8ε` over rounding, so a
+//!    pair that close to touching takes the exact step 4).
 //! 4. `dist(0, E')` is 0 when the origin is inside `E'`; otherwise it is the
 //!    distance to the boundary, found as in Eberly: with the origin at
 //!    `y = (y0, y1) ≥ 0` in the principal frame, the closest boundary point is
@@ -45,36 +49,40 @@
 //! distance to its boundary). For ellipses `h` is closed-form:
 //! `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`.
 //!
-//! Directions are unit vectors throughout; no trigonometric function is
-//! called (`search.rs` holds the shared machinery).
+//! `h` is smooth, and `∂(A − B)` has radius of curvature `ρ_A(n) + ρ_B(n)`, each
+//! `(a b)²/w³` with `w` that ellipse's support `|diag(a, b) m|` at its local
+//! direction `m`. The minimum is found by the certified search of `search.rs`
+//! (directions are unit vectors throughout, no trigonometric call):
 //!
-//! 1. Scan `h` over three families of 64 directions: uniform in angle (a table
-//!    of `(cos, sin)(2πk/64)`), and the normals at 64 points uniform in each
-//!    ellipse's parameter, `w = (cos φ / rx, sin φ / ry)` normalised (rotated
-//!    for B), where that ellipse's support is `1/|w|`. These crowd into the
-//!    narrow angular range of a slender ellipse's tips, where `h` varies
-//!    fastest.
-//! 2. Seeds: the four lowest local minima and the global minimum of each
-//!    family. Lowest first, each is refined between its neighbouring samples
-//!    by safeguarded Newton on `h'(θ) = 0` (closed-form `h'`, `h''`) over the
-//!    gnomonic chart `n(u) = (n₀ + u·n₀⊥)/√(1 + u²)` (bisection whenever the
-//!    step leaves the bracket; at most 32 iterations, usually 2–4), keeping the
-//!    least `h` seen. A seed whose bracket already holds a refined minimum
-//!    (the same basin seen by another family) is skipped.
-//! 3. The depth is `h` at the chosen normal, clamped at 0. It is never below the
-//!    true depth (`h(n) ≥ min h` for any `n`) and exceeds it by rounding only,
-//!    unless a minimum basin is narrower than the sampling resolves (not observed:
-//!    see the tests, which also pin aspect ratio 1e4). In a throwaway comparison
-//!    (40 000 random pairs, 16 000 of them ellipse–ellipse, the rest core–ellipse;
-//!    aspect ratios up to 10³) against the previous golden-section version and a
-//!    28 000-direction scan, the depth never exceeded the scan's minimum by more
-//!    than `7.9e-7·scale` in f32 (the previous version's worst too) and not at
-//!    all in f64; it exceeded the previous version's depth by at most
-//!    `1e-6·scale` in f32 (a nearly flat `h` whose skipped seed held a slightly
-//!    lower minimum) and `3e-16·scale` in f64.
+//! 1. From the direction of B's centre, Newton steps on `h'(θ) = 0` with the
+//!    closed-form `h' = x·n⊥` and `h'' = ρ − h` (`x` the support point of
+//!    `A − B`) to a local minimum.
+//! 2. If the least radius of curvature, `minor_A²/major_A + minor_B²/major_B`,
+//!    is at least the value there (and the slope is at rounding level), that
+//!    is the global minimum: the disk of that radius tangent inside
+//!    `∂(A − B)` there lies in `A − B` (Blaschke's rolling theorem, as a Sturm
+//!    comparison of `h + h'' = ρ` with the disk's), so every direction's
+//!    support is at least its. That decides about 80% of frame-like pairs
+//!    with 3 to 5 evaluations of `h`.
+//! 3. Otherwise a branch and bound over arcs of directions from four (the
+//!    local minimum, 30° each way, the opposite): on an arc, the disks of the
+//!    arc's least radius of curvature tangent at its two ends' support points
+//!    bound `h` from below in closed form; arcs whose bound reaches the least
+//!    value seen (less `2ε·scale`) are dropped, the others split at Newton
+//!    points, certification steps or bisectors, until none is left.
+//! 4. The depth is `h` at the chosen normal, clamped at 0: never below the
+//!    true depth (`h(n) ≥ min h` for any `n`), and proved within `2ε·scale`
+//!    of it plus the rounding of the bounds (`scale = |t|` plus the largest
+//!    radii). In the property tests (4096 random pairs, aspect ratios up to
+//!    50) it never exceeded the minimum over 4720 sampled directions by more
+//!    than `7.8e-7·scale` in f32 (a direction within the tie tolerance of the
+//!    minimum taken by the tie rule) and not at all in f64; it matches 20000
+//!    uniform directions for aspect ratios up to 1e3, and the aspect-1e4
+//!    cases of the tests.
 //!
-//! `point_a` is A's support point along the normal, `point_b` B's along `−normal`.
-//! The contact exists exactly when [`ellipse_ellipse`] says so: it calls it.
+//! `point_a` is A's support point along the normal, `point_b` B's along `−normal`
+//! (`point_a` less the search's support point of `A − B`). The contact exists
+//! exactly when [`ellipse_ellipse`] says so: it calls it.
 //!
 //! # Degenerate cases
 //!
@@ -90,12 +98,12 @@
 //! Hyperellipsoid" (Geometric Tools, 2013); seed 004 for the map that makes one
 //! ellipse a disk.
 
-use nalgebra::{Isometry2, Unit, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::dim2::ellipse_distance::distance_to_filled_ellipse;
 use shape::{Ellipse, Real};
 
-use super::search::{self, Jet, Objective, SCAN_SAMPLES, SEEDS_PER_FAMILY, Seed};
+use super::search::{self, EllipseTerm, Probe, SupportFunction};
 use crate::polygonal::length_and_direction;
 use crate::{ClosestPoints, Contact};
 
@@ -150,9 +158,23 @@ pub fn ellipse_ellipse<T: Real>(a: &Ellipse<T>, b: &Ellipse<T>, b_in_a: &Isometr
             return Float::abs(t.y) <= ra.y + by;
         }
     }
-    // Early out: the centre of E' lies in the unit disk.
+    // Early outs: the centre of E' lies in the unit disk; or the two
+    // ellipses cover the segment between their centres. Along `u = t/|t|`, A
+    // reaches `|t| / |S_A t|` from its centre and B `|t| / |S_B R_Bᵀ t|` from
+    // its own, so they share a point of that segment when
+    // `1/|S_A t| + 1/|S_B R_Bᵀ t| ≥ 1` (divisions, not products: no
+    // overflow for far centres).
     let c = Vector2::new(t.x / ra.x, t.y / ra.y);
-    c.norm_squared() <= T::one() || mapped_distance(ra, rb, &t, cos, sin) <= T::one()
+    if c.norm_squared() <= T::one() {
+        return true;
+    }
+    let m = Vector2::new(cos * t.x + sin * t.y, cos * t.y - sin * t.x);
+    let cb = Vector2::new(m.x / rb.x, m.y / rb.y);
+    // A margin of 8ε over the rounding of the sum (a few ε): a pair that
+    // close to touching goes to the exact test.
+    let margin = T::one() + T::epsilon() * T::lit(8.0);
+    T::one() / c.norm() + T::one() / cb.norm() >= margin
+        || mapped_distance(ra, rb, &t, cos, sin) <= T::one()
 }
 
 /// The distance from the origin to the filled ellipse `S·B` (step 1–4 of the
@@ -200,15 +222,18 @@ fn mapped_distance<T: Real>(ra: Vector2<T>, rb: Vector2<T>, t: &Vector2<T>, cos:
 /// `is_some()` always equals [`ellipse_ellipse`] (this function calls it). The
 /// normal points from A to B; moving B by `depth · normal` leaves the ellipses
 /// touching. The depth is `h` at the returned normal, so it is never below the
-/// true penetration depth; in the property tests it never exceeded the minimum
-/// over 4720 sampled directions (720 uniform, 2000 per ellipse parameter) in
-/// f64, and by at most `6e-8 · scale` in f32 (`scale = |t| + largest radii`);
-/// moving B by `depth ± 16·256ε·scale` along the normal separates / does not.
-/// See the module notes for the method and the normal in symmetric cases.
+/// true penetration depth, and it is proved within `2ε·scale` of it plus
+/// rounding (`scale = |t| + largest radii`); in the property tests it never
+/// exceeded the minimum over 4720 sampled directions (720 uniform, 2000 per
+/// ellipse parameter) in f64, and by at most `7.8e-7 · scale` in f32 (the tie
+/// rule's choice within `8ε · scale`); moving B by `depth ± 16·256ε·scale`
+/// along the normal separates / does not. See the module notes for the
+/// method and the normal in symmetric cases.
 ///
-/// Cost (measured 2026, one x86-64 core, random intersecting pairs): about
-/// 1.5 µs a call in f32 and 2 µs in f64, of which 0.14 / 0.19 µs is
-/// [`ellipse_ellipse`]; radii and coordinates whose squares overflow `T`
+/// Cost (`benches/examples/ellipse_calls`, frame-like intersecting pairs):
+/// about 1750 instructions a call in f32 and f64 (the former scans: 19 300),
+/// of which about 130 are [`ellipse_ellipse`]; radii and coordinates whose
+/// squares overflow `T`
 /// are outside its range (no panic and no NaN: a non-finite depth is reported as 0).
 ///
 /// ```
@@ -234,17 +259,19 @@ pub fn ellipse_ellipse_contact<T: Real>(
         return None;
     }
     let h = Overlap::new(a, b, b_in_a);
-    let (n, depth) = h.minimise();
-    let depth = if depth.is_finite() {
-        Float::max(depth, T::zero())
+    let p = h.minimise();
+    let depth = if p.h.is_finite() {
+        Float::max(p.h, T::zero())
     } else {
         T::zero()
     };
+    // The probe's support point of A − B less A's is minus B's.
+    let point_a = Point2::from(h.a.at(&p.n).1);
     Some(Contact {
-        normal: Unit::new_unchecked(n),
+        normal: Unit::new_unchecked(p.n),
         depth,
-        point_a: a.local_support_point(&n),
-        point_b: b_in_a * b.local_support_point(&b_in_a.rotation.inverse_transform_vector(&-n)),
+        point_a,
+        point_b: point_a - p.ccw,
     })
 }
 
@@ -300,217 +327,139 @@ pub fn ellipse_ellipse_closest_points<T: Real>(
     )
 }
 
-/// The support overlap `h(n)` of A and B along the unit direction `n` (B
-/// above): `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`.
+/// The support function of `A − B` along the unit direction `n` (B above):
+/// `h(n) = |diag(rA) n| + |diag(rB) R_Bᵀ n| − t·n`, smooth, with radius of
+/// curvature the sum of the two ellipses' at `n`.
 pub(crate) struct Overlap<T: Real> {
-    ra: Vector2<T>,
-    rb: Vector2<T>,
-    /// B\'s rotation in A\'s frame.
-    rot_b: UnitComplex<T>,
+    a: EllipseTerm<T>,
+    b: EllipseTerm<T>,
     t: Vector2<T>,
+    /// `|t|` plus the largest radii.
+    scale: T,
 }
 
 impl<T: Real> Overlap<T> {
     pub(crate) fn new(a: &Ellipse<T>, b: &Ellipse<T>, b_in_a: &Isometry2<T>) -> Self {
+        let rot = b_in_a.rotation;
+        let t = b_in_a.translation.vector;
         Self {
-            ra: a.radii(),
-            rb: b.radii(),
-            rot_b: b_in_a.rotation,
-            t: b_in_a.translation.vector,
+            a: EllipseTerm::new(a.radii(), T::one(), T::zero()),
+            b: EllipseTerm::new(b.radii(), rot.cos_angle(), rot.sin_angle()),
+            t,
+            scale: t.norm() + a.radii().amax() + b.radii().amax(),
         }
     }
 
-    /// B's local direction for A-frame direction `n`.
-    #[inline]
-    fn to_b(&self, n: &Vector2<T>) -> Vector2<T> {
-        self.rot_b.inverse_transform_vector(n)
-    }
-
-    /// A-frame direction for B's local direction `m`.
-    #[inline]
-    fn b_to_a(&self, m: &Vector2<T>) -> Vector2<T> {
-        self.rot_b * m
-    }
-
-    /// `h(n)` for a unit `n`.
-    #[inline]
-    pub(crate) fn value(&self, n: &Vector2<T>) -> T {
-        let m = self.to_b(n);
-        Vector2::new(self.ra.x * n.x, self.ra.y * n.y).norm()
-            + Vector2::new(self.rb.x * m.x, self.rb.y * m.y).norm()
-            - self.t.dot(n)
+    /// The search's first guess: from A's centre towards B's.
+    fn guess(&self) -> Vector2<T> {
+        length_and_direction(self.t).map_or_else(Vector2::x, |(_, u)| u)
     }
 
     /// The direction where the overlap is least, and the overlap there (steps
     /// 1–3 of the contact note, with the tie rule of the degenerate cases).
-    pub(crate) fn minimise(&self) -> (Vector2<T>, T) {
-        self.minimise_with_ties(true)
+    pub(crate) fn minimise(&self) -> Probe<T> {
+        let tie = shape::tolerance::ellipse_tie::<T>() * self.scale;
+        let m = search::minimise(self, self.guess(), self.scale, Some(tie));
+        search::prefer_x(self, &m, tie)
     }
 
     /// The direction where `h` is least, without the tie rule: the least
-    /// value found (the first in angle among exact ties). For ellipses apart,
-    /// `h` has a single minimum on the circle of directions (its sublevel
-    /// sets below zero are arcs), which is `−distance`, and its minimiser is
-    /// the direction of the closest points.
+    /// value found. For ellipses apart, `h` has a single minimum on the
+    /// circle of directions (its sublevel sets below zero are arcs), which is
+    /// `−distance`, and its minimiser is the direction of the closest points.
     pub(crate) fn minimise_strict(&self) -> (Vector2<T>, T) {
-        self.minimise_with_ties(false)
+        let m = search::minimise(self, self.guess(), self.scale, None);
+        (m.n, m.value)
     }
 
     /// Newton steps on `h'(θ) = 0` from the minimiser `n` (value `v`) of
     /// [`minimise_strict`](Self::minimise_strict), while `|h'|` falls.
     ///
-    /// The search keeps the least *value* seen, and `h` is flat to second
-    /// order at its minimum: values within rounding of each other leave the
-    /// direction uncertain by `√ε` (radians). The distance does not mind,
-    /// but the closest points are support points, which move along the
-    /// boundary by the radius of curvature (up to `max²/min`) per radian:
-    /// a deep run found `point_b − point_a` 6e-8 off the normal for an
-    /// ellipse of aspect 10 in f64. Newton on the derivative converges to
-    /// the root of `h'` itself, to rounding in angle, in one or two steps
-    /// from there. A step is taken only where `h'' > 0` and kept only when
-    /// `|h'|` decreases, so the result is never farther from the root.
+    /// The search stops refining a minimum once a Newton step no longer
+    /// moves its direction, but it keeps the least *value* seen, and `h` is
+    /// flat to second order at its minimum: a certification split can leave
+    /// the least value at a direction off the root of `h'` by up to `√ε`
+    /// (radians). The distance does not mind, but the closest points are
+    /// support points, which move along the boundary by the radius of
+    /// curvature (up to `max²/min`) per radian. Newton on the derivative
+    /// converges to the root of `h'` itself, to rounding in angle, in one or
+    /// two steps from there. A step is taken only where `h'' > 0` and kept
+    /// only when `|h'|` decreases, so the result is never farther from the
+    /// root.
     pub(crate) fn polish(&self, n: Vector2<T>, v: T) -> (Vector2<T>, T) {
-        let (mut n, mut jet) = (n, self.jet(&n));
-        if !jet.value.is_finite() {
+        let slope = |p: &Probe<T>| p.ccw.dot(&Vector2::new(-p.n.y, p.n.x));
+        let mut p = self.probe(&n, Some(0));
+        if !p.h.is_finite() {
             return (n, v);
         }
         for _ in 0..3 {
+            let (d1, d2) = (slope(&p), p.rho - p.h);
             // NaN compares as not greater: no step.
-            if jet.d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater)
-                || jet.d1 == T::zero()
-            {
+            if d2.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) || d1 == T::zero() {
                 break;
             }
             // On the gnomonic chart at n: u = tan Δθ ≈ −h'/h''.
-            let u = -jet.d1 / jet.d2;
+            let u = -d1 / d2;
             if Float::abs(u).partial_cmp(&T::lit(1e-2)) != Some(core::cmp::Ordering::Less) {
                 break;
             }
-            let m = n + Vector2::new(-n.y, n.x) * u;
-            let m = m / m.norm();
-            let next = self.jet(&m);
-            if Float::abs(next.d1).partial_cmp(&Float::abs(jet.d1))
+            let m = p.n + Vector2::new(-p.n.y, p.n.x) * u;
+            let next = self.probe(&(m / m.norm()), Some(0));
+            if Float::abs(slope(&next)).partial_cmp(&Float::abs(d1))
                 != Some(core::cmp::Ordering::Less)
             {
                 break;
             }
-            (n, jet) = (m, next);
+            p = next;
         }
-        (n, jet.value)
-    }
-
-    fn minimise_with_ties(&self, ties: bool) -> (Vector2<T>, T) {
-        let circle = search::unit_circle::<T>();
-        let scale = self.t.norm() + self.ra.amax() + self.rb.amax();
-        let tie = if ties {
-            shape::tolerance::ellipse_tie::<T>() * scale
-        } else {
-            T::zero()
-        };
-        let mut seeds = [Seed {
-            n: Vector2::zeros(),
-            value: T::zero(),
-            left: Vector2::zeros(),
-            right: Vector2::zeros(),
-        }; 3 * SEEDS_PER_FAMILY];
-        let mut nseeds = 0;
-        // Family 0, uniform in angle; also candidates for the tie rule.
-        let mut uniform = [T::zero(); SCAN_SAMPLES];
-        for (v, n) in uniform.iter_mut().zip(&circle) {
-            *v = self.value(n);
-        }
-        nseeds += search::family_seeds(&circle, &uniform, &mut seeds[nseeds..]);
-        // Families 1 and 2: the normal at (rx cos φ, ry sin φ) is along
-        // w = (cos φ / rx, sin φ / ry), and that ellipse's support there is
-        // |diag(r) w| / |w| = 1 / |w|.
-        let mut dirs = [Vector2::zeros(); SCAN_SAMPLES];
-        let mut values = [T::zero(); SCAN_SAMPLES];
-        for k in 0..SCAN_SAMPLES {
-            let w = Vector2::new(circle[k].x / self.ra.x, circle[k].y / self.ra.y);
-            // |w| from the scaled vector: for a radius of 1e-159 its square
-            // overflows f64 and `w / |w|` would be zero.
-            let Some((len, n)) = length_and_direction(w) else {
-                (dirs[k], values[k]) = (circle[k], self.value(&circle[k]));
-                continue;
-            };
-            let m = self.to_b(&n);
-            dirs[k] = n;
-            values[k] = T::one() / len + Vector2::new(self.rb.x * m.x, self.rb.y * m.y).norm()
-                - self.t.dot(&n);
-        }
-        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
-        for k in 0..SCAN_SAMPLES {
-            let w = Vector2::new(circle[k].x / self.rb.x, circle[k].y / self.rb.y);
-            let Some((len, u)) = length_and_direction(w) else {
-                let n = self.b_to_a(&circle[k]);
-                (dirs[k], values[k]) = (n, self.value(&n));
-                continue;
-            };
-            let n = self.b_to_a(&u);
-            dirs[k] = n;
-            values[k] = Vector2::new(self.ra.x * n.x, self.ra.y * n.y).norm() + T::one() / len
-                - self.t.dot(&n);
-        }
-        nseeds += search::family_seeds(&dirs, &values, &mut seeds[nseeds..]);
-        // Refinement; candidates are the uniform samples and refined minima.
-        let mut refined = [(Vector2::zeros(), T::zero()); 3 * SEEDS_PER_FAMILY];
-        let mut nrefined = 0;
-        search::refine_seeds(self, &mut seeds[..nseeds], |n, v| {
-            refined[nrefined] = (n, v);
-            nrefined += 1;
-        });
-        let candidates = || {
-            circle
-                .iter()
-                .copied()
-                .zip(uniform.iter().copied())
-                .chain(refined[..nrefined].iter().copied())
-        };
-        let best = candidates()
-            .map(|(_, v)| v)
-            .fold(T::infinity(), |m, v| if v < m { v } else { m });
-        let mut choice: Option<(T, Vector2<T>, T)> = None;
-        for (n, v) in candidates() {
-            if v <= best + tie && v.is_finite() {
-                let angle = search::pseudo_angle(&n);
-                if choice.is_none_or(|(c, _, _)| angle < c) {
-                    choice = Some((angle, n, v));
-                }
-            }
-        }
-        match choice {
-            Some((_, n, v)) => (n, v),
-            None => (Vector2::x(), self.value(&Vector2::x())),
-        }
+        (p.n, p.h)
     }
 }
 
-impl<T: Real> Objective<T> for Overlap<T> {
-    /// For `r(θ) = √g`, `g = mᵀD²m` with `m' = m⊥`: `r' = mᵀD²m⊥ / r` and
-    /// `r'' = (m⊥ᵀD²m⊥ − mᵀD²m) / r − (mᵀD²m⊥)² / r³`; `(t·n)' = t·n⊥`,
-    /// `(t·n)'' = −t·n`.
+impl<T: Real> SupportFunction<T> for Overlap<T> {
     #[inline]
-    fn jet(&self, n: &Vector2<T>) -> Jet<T> {
-        let np = Vector2::new(-n.y, n.x);
-        let radius_terms = |r: Vector2<T>, m: Vector2<T>, mp: Vector2<T>| {
-            let (rx2, ry2) = (r.x * r.x, r.y * r.y);
-            let g = rx2 * m.x * m.x + ry2 * m.y * m.y;
-            let gp = rx2 * m.x * mp.x + ry2 * m.y * mp.y;
-            let gpp = rx2 * mp.x * mp.x + ry2 * mp.y * mp.y - g;
-            let len = Float::sqrt(g);
-            let d1 = gp / len;
-            (len, d1, (gpp - d1 * d1) / len)
-        };
-        let (a0, a1, a2) = radius_terms(self.ra, *n, np);
-        let m = self.to_b(n);
-        let (b0, b1, b2) = radius_terms(self.rb, m, Vector2::new(-m.y, m.x));
-        let tn = self.t.dot(n);
-        Jet {
-            value: a0 + b0 - tn,
-            d1: a1 + b1 - self.t.dot(&np),
-            d2: a2 + b2 + tn,
-            piece: 0,
+    fn probe(&self, n: &Vector2<T>, _piece: Option<usize>) -> Probe<T> {
+        let (wa, xa, la) = self.a.at(n);
+        let (wb, xb, lb) = self.b.at(n);
+        let x = xa + xb - self.t;
+        Probe {
+            n: *n,
+            h: wa + wb - self.t.dot(n),
+            cw: x,
+            ccw: x,
+            piece_cw: 0,
+            piece_ccw: 0,
+            rho: la.rho + lb.rho,
+            locals: [lb, la],
         }
+    }
+
+    /// `h` is smooth: there are no kinks.
+    #[inline]
+    fn kink(&self, _piece: usize, _ccw: bool) -> Option<(Vector2<T>, usize)> {
+        None
+    }
+
+    /// Never called (no kinks).
+    fn kink_probe(&self, _k: usize) -> Probe<T> {
+        self.probe(&Vector2::x(), None)
+    }
+
+    /// Never called (no kinks).
+    fn kink_between(&self, _from: usize, _to: usize) -> Probe<T> {
+        self.probe(&Vector2::x(), None)
+    }
+
+    #[inline]
+    fn least_curvature(&self) -> T {
+        self.a.least_curvature() + self.b.least_curvature()
+    }
+
+    #[inline]
+    fn curvature_bounds(&self, a: &Probe<T>, b: &Probe<T>) -> (T, T) {
+        let (lb, hb) = self.b.curvature_bounds(&a.locals[0], &b.locals[0]);
+        let (la, ha) = self.a.curvature_bounds(&a.locals[1], &b.locals[1]);
+        (la + lb, ha + hb)
     }
 }
 

@@ -14,9 +14,12 @@
 //! `x`, put into the ellipse's equation. `F` is convex and strictly decreasing
 //! there and goes from `+∞` to `−1`, so the root is unique: `τ > 0` for a point
 //! outside, `τ < 0` inside. It is found by Newton's method inside a guaranteed
-//! bracket (bisection whenever a step would leave it); started at the bracket's
-//! left end, Newton on a convex decreasing function never passes the root, so
-//! the iterates climb to it and stop when they no longer move (the last bit).
+//! bracket (bisection whenever a step would leave it), started from the
+//! point's radial projection onto the ellipse taken as the nearest point
+//! (exact to first order in the distance): Newton on a convex decreasing
+//! function never passes the root from its left, and a step from its right
+//! lands left of it, so after at most one step the iterates climb to the
+//! root and stop when they no longer move (the last bit).
 //! Points on an axis have closed forms (Eberly's special cases).
 //!
 //! Reference: D. Eberly, "Distance from a Point to an Ellipse, an Ellipsoid, or
@@ -37,14 +40,36 @@ const MAX_ROOT_ITERATIONS: usize = 200;
 /// method inside the bracket; the result is the bracket's lower end, so the
 /// nearest point errs towards the query point.
 fn root_in<T: Real>(s0: T, s1: T, k: T, lo: T, hi: T) -> T {
-    root_shifted(s0, s1, k, (T::one(), k * k), lo, hi)
+    root_shifted(
+        s0,
+        s1,
+        k,
+        (T::one(), k * k),
+        lo,
+        hi,
+        radial_guess(s0, s1, k),
+    )
+}
+
+/// A first iterate for the root `τ`: the point's radial projection onto the
+/// ellipse, `x̃ = s/ρ` with `ρ = |(s0, s1/k)|`, taken as the nearest point.
+/// Its normal is `g = (x̃0, x̃1/k²)`, and `s − x̃ = τ g` projected on `g`
+/// gives `τ ≈ (s − x̃)·g/|g|² = (ρ − 1) ρ² / (s0² + (s1/k²)²)` (with
+/// `s·g = ρ`): exact to first order in the distance. Any value is safe:
+/// the iteration keeps its bracket, and a start right of the root is moved
+/// left of it by the first Newton step (`F` convex).
+#[inline]
+fn radial_guess<T: Real>(s0: T, s1: T, k: T) -> T {
+    let rho2 = s0 * s0 + (s1 / k) * (s1 / k);
+    let q = s1 / (k * k);
+    (Float::sqrt(rho2) - T::one()) * rho2 / (s0 * s0 + q * q)
 }
 
 /// [`root_in`] for `F` written in a shifted unknown `σ = τ + c`: the
 /// denominators are `σ + shift.0` and `σ + shift.1` (`(1, k²)` for `τ`
 /// itself, `(1 − k², 0)` for `σ = τ + k²`, which keeps the small
 /// denominator `τ + k²` of points near the major axis without cancellation).
-fn root_shifted<T: Real>(s0: T, s1: T, k: T, shift: (T, T), mut lo: T, mut hi: T) -> T {
+fn root_shifted<T: Real>(s0: T, s1: T, k: T, shift: (T, T), mut lo: T, mut hi: T, start: T) -> T {
     let eval = |tau: T| {
         let d0 = tau + shift.0;
         let d1 = tau + shift.1;
@@ -53,7 +78,9 @@ fn root_shifted<T: Real>(s0: T, s1: T, k: T, shift: (T, T), mut lo: T, mut hi: T
         let df = -T::two() * (g0 * g0 / d0 + g1 * g1 / d1);
         (f, df)
     };
-    let mut tau = lo;
+    // From `start` when it is inside the bracket (a better first iterate),
+    // else from the bracket's left end.
+    let mut tau = if start > lo && start < hi { start } else { lo };
     for _ in 0..MAX_ROOT_ITERATIONS {
         let (f, df) = eval(tau);
         if f > T::zero() {
@@ -230,7 +257,8 @@ pub fn nearest_boundary_point<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> Poin
             inside_on_major_axis(e0, e1, y0)
         } else {
             let c0 = (T::one() - k) * (T::one() + k);
-            let sigma = root_shifted(s0, s1, k, (c0, T::zero()), lo, k2);
+            let start = radial_guess(s0, s1, k) + k2;
+            let sigma = root_shifted(s0, s1, k, (c0, T::zero()), lo, k2, start);
             (e0 * s0 / (sigma + c0), e0 * k2 * s1 / sigma)
         }
     };
