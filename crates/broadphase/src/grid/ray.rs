@@ -85,9 +85,10 @@ use core::cmp::Ordering;
 use core::ops::ControlFlow;
 
 use num_traits::Float;
-use shape::{Ray, Real};
+use shape::{BoundingBox, Ray, Real};
 
-use super::{COORD_LIMIT, Grid, Key, is_limit};
+use super::cells::{Cells, Member};
+use super::{COORD_LIMIT, Grid, IN_CELLS, Key, is_limit};
 
 /// Counts describing one walk of the grid (a ray walk or a ring search): what
 /// it cost, for tests and benchmarks.
@@ -119,6 +120,7 @@ fn tiny<T: Real>() -> T {
 /// computed once.
 pub(super) struct RayWalk<'g, T: Real, const D: usize> {
     grid: &'g Grid<T, D>,
+    cells: &'g Cells<T, D>,
     o: [T; D],
     d: [T; D],
     /// `1 / d` where it is a normal number (crossing times are then
@@ -153,7 +155,7 @@ trait Sink<T: Real, const D: usize> {
         &mut self,
         walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        ids: &[u32],
+        members: &[Member<T, D>],
         entry: T,
         axis: Option<usize>,
         active: &Active<D>,
@@ -170,7 +172,7 @@ trait Sink<T: Real, const D: usize> {
 }
 
 impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
-    fn new(grid: &'g Grid<T, D>, ray: &Ray<T, D>) -> Self {
+    fn new(grid: &'g Grid<T, D>, cells: &'g Cells<T, D>, ray: &Ray<T, D>) -> Self {
         let o: [T; D] = core::array::from_fn(|i| ray.origin[i]);
         let d: [T; D] = core::array::from_fn(|i| ray.dir[i]);
         let eps = T::epsilon();
@@ -182,6 +184,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         });
         Self {
             grid,
+            cells,
             o,
             d,
             inv: d.map(|v| {
@@ -461,9 +464,9 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         let mut k = lo;
         loop {
             stats.steps += 1;
-            if let Some(ids) = self.grid.cell_ids(&k) {
+            if let Some(ms) = self.cells.get(&k) {
                 stats.cells += 1;
-                *bound = sink.cell(self, &k, ids, entry, axis, active, *bound);
+                *bound = sink.cell(self, &k, ms, entry, axis, active, *bound);
                 if entry > *bound {
                     return false;
                 }
@@ -488,7 +491,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
     fn run<S: Sink<T, D>>(&self, max_toi: T, sink: &mut S) -> WalkStats {
         let mut stats = WalkStats::default();
         let mut bound = max_toi;
-        let Some((blo, bhi)) = self.grid.occupied() else {
+        let Some((blo, bhi)) = self.cells.occupied() else {
             sink.flush(T::infinity(), bound);
             return stats;
         };
@@ -550,7 +553,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
             return stats;
         }
         // Step 4: the events.
-        let budget = self.grid.cells.len() + EXTRA_STEPS;
+        let budget = self.cells.cells.len() + EXTRA_STEPS;
         let mut gains: [Option<T>; D] = [None; D];
         let mut losses: [Option<T>; D] = [None; D];
         for j in 0..D {
@@ -700,39 +703,39 @@ impl<T: Real> Pending<T> {
 }
 
 /// The object-level sink: each object once, with the time the ray reaches its
-/// range.
-struct Objects<T: Real, F> {
+/// range and its fat box.
+struct Objects<'g, T: Real, const D: usize, F> {
+    grid: &'g Grid<T, D>,
     visit: F,
     oversize: Pending<T>,
     objects: usize,
 }
 
-impl<T: Real, F: FnMut(u32, T) -> T> Objects<T, F> {
+impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Objects<'_, T, D, F> {
     #[inline]
-    fn hand_out(&mut self, id: u32, entry: T) -> T {
+    fn hand_out(&mut self, id: u32, entry: T, fat: &BoundingBox<T, D>) -> T {
         self.objects += 1;
-        (self.visit)(id, entry)
+        (self.visit)(id, entry, fat)
     }
 }
 
-impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F> {
+impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Sink<T, D>
+    for Objects<'_, T, D, F>
+{
     #[inline]
     fn cell(
         &mut self,
         walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        ids: &[u32],
+        members: &[Member<T, D>],
         entry: T,
         axis: Option<usize>,
         active: &Active<D>,
         mut bound: T,
     ) -> T {
-        for &id in ids {
-            let Some(Some(f)) = walk.grid.filings.get(id as usize) else {
-                continue;
-            };
-            if walk.first_visit(key, &f.lo, &f.hi, axis, active) {
-                bound = self.hand_out(id, entry);
+        for m in members {
+            if walk.first_visit(key, &m.lo(key), &m.hi(key), axis, active) {
+                bound = self.hand_out(m.id, entry, &walk.grid.record_fat(walk.cells, m));
                 if entry > bound {
                     break;
                 }
@@ -747,7 +750,8 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
                 break;
             }
             self.oversize.next += 1;
-            bound = self.hand_out(id, t);
+            let fat = self.grid.fat[id as usize];
+            bound = self.hand_out(id, t, &fat);
         }
         bound
     }
@@ -762,12 +766,11 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
     ) {
         let mut list: Vec<(T, u32)> = self.oversize.rest().to_vec();
         for (id, f) in walk.grid.filings.iter().enumerate() {
-            let Some(f) = f else { continue };
-            if f.oversize_slot.is_some() {
+            if f.slot != IN_CELLS {
                 continue;
             }
             stats.steps += 1;
-            if let Some((enter, _)) = walk.span(&f.lo, &f.hi) {
+            if let Some((enter, _)) = walk.span(&f.lo, &f.hi()) {
                 if enter >= from && enter <= bound {
                     list.push((enter, id as u32));
                 }
@@ -778,23 +781,24 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
             if t > bound {
                 break;
             }
-            bound = self.hand_out(id, t);
+            let fat = self.grid.fat[id as usize];
+            bound = self.hand_out(id, t, &fat);
         }
     }
 }
 
 /// The cell-level sink: every occupied cell the ray may cross, with its entry
 /// time.
-struct Cells<F> {
+struct CellSink<F> {
     visit: F,
 }
 
-impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D> for Cells<F> {
+impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D> for CellSink<F> {
     fn cell(
         &mut self,
         _walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        _ids: &[u32],
+        _members: &[Member<T, D>],
         entry: T,
         _axis: Option<usize>,
         _active: &Active<D>,
@@ -812,9 +816,9 @@ impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D>
 
     fn scan(&mut self, walk: &RayWalk<'_, T, D>, t0: T, from: T, bound: T, stats: &mut WalkStats) {
         let mut list: Vec<(T, Key<D>)> = Vec::new();
-        for cell in &walk.grid.cells {
+        for cell in &walk.cells.cells {
             stats.steps += 1;
-            if cell.ids.len == 0 {
+            if cell.len == 0 {
                 continue;
             }
             if let Some((enter, exit)) = walk.span(&cell.key, &cell.key) {
@@ -907,16 +911,30 @@ impl<T: Real, const D: usize> Grid<T, D> {
         &self,
         ray: &Ray<T, D>,
         max_toi: T,
-        visit: impl FnMut(u32, T) -> T,
+        mut visit: impl FnMut(u32, T) -> T,
+    ) -> WalkStats {
+        self.walk_ray_fat(ray, max_toi, |id, entry, _| visit(id, entry))
+    }
+
+    /// [`walk_ray`](Self::walk_ray), handing out each object's fat box too
+    /// (read from the cell's record: no look-up by id), which contains its
+    /// box: a caller can reject an object the ray misses without loading
+    /// anything else.
+    pub(crate) fn walk_ray_fat(
+        &self,
+        ray: &Ray<T, D>,
+        max_toi: T,
+        visit: impl FnMut(u32, T, &BoundingBox<T, D>) -> T,
     ) -> WalkStats {
         if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
-        let walk = RayWalk::new(self, ray);
+        let walk = RayWalk::new(self, self.cells(), ray);
         let mut oversize = Pending::new();
         for &id in &self.oversize {
-            if let Some(Some(f)) = self.filings.get(id as usize) {
-                if let Some((enter, _)) = walk.span(&f.lo, &f.hi) {
+            if let Some(f) = self.filing(id) {
+                let (lo, hi) = self.range(id, f);
+                if let Some((enter, _)) = walk.span(&lo, &hi) {
                     if enter <= max_toi {
                         oversize.push((enter, id));
                     }
@@ -925,6 +943,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
         oversize.as_mut_slice().sort_unstable_by(by_time);
         let mut sink = Objects {
+            grid: self,
             visit,
             oversize,
             objects: 0,
@@ -965,7 +984,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
-        RayWalk::new(self, ray).run(max_toi, &mut Cells { visit })
+        RayWalk::new(self, self.cells(), ray).run(max_toi, &mut CellSink { visit })
     }
 
     /// The key of the cell holding `p` (each coordinate `⌊x / s⌋`, saturated
