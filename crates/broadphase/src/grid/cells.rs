@@ -120,6 +120,13 @@ impl<T: Real, const D: usize> Member<T, D> {
         m
     }
 
+    /// How many cells the object's range extends below and above this cell
+    /// along axis `i`.
+    #[inline]
+    pub(crate) fn extent_from(&self, i: usize) -> (u8, u8) {
+        (self.below[i], self.above[i])
+    }
+
     /// The lowest cell of the object's range, seen from cell `key`.
     #[inline]
     pub(crate) fn lo(&self, key: &Key<D>) -> Key<D> {

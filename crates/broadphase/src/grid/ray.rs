@@ -85,7 +85,7 @@ use core::cmp::Ordering;
 use core::ops::ControlFlow;
 
 use num_traits::Float;
-use shape::{BoundingBox, Ray, Real};
+use shape::{Ray, Real};
 
 use super::cells::{Cells, Member};
 use super::{COORD_LIMIT, Grid, IN_CELLS, Key, is_limit};
@@ -418,27 +418,23 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         self.loss(j, k)
     }
 
-    /// Whether a cell's object with range `lo..=hi` is handed out at this
-    /// cell (module notes, step 5).
+    /// Whether the object of record `m` is handed out at cell `key` (module
+    /// notes, step 5): along the gain's axis the cell must be the range's
+    /// entry key; along every other axis the first active key inside the
+    /// range, which, the cell's key being active, is the cell itself when
+    /// it is the first active key or the range's first key (read from the
+    /// record's offsets).
     #[inline]
-    fn first_visit(
-        &self,
-        key: &Key<D>,
-        lo: &Key<D>,
-        hi: &Key<D>,
-        axis: Option<usize>,
-        active: &Active<D>,
-    ) -> bool {
+    fn first_visit(&self, key: &Key<D>, m: &Member<T, D>, axis: Option<usize>, active: &Active<D>) -> bool {
         (0..D).all(|j| {
-            let first = if Some(j) == axis {
-                // The gain must be the range's entry key along this axis.
-                if self.step[j] > 0 { lo[j] } else { hi[j] }
+            let (below, above) = m.extent_from(j);
+            if Some(j) == axis {
+                if self.step[j] > 0 { below == 0 } else { above == 0 }
             } else if self.step[j] >= 0 {
-                active.lo[j].max(lo[j])
+                below == 0 || key[j] == active.lo[j]
             } else {
-                active.hi[j].min(hi[j])
-            };
-            key[j] == first
+                above == 0 || key[j] == active.hi[j]
+            }
         })
     }
 
@@ -703,25 +699,22 @@ impl<T: Real> Pending<T> {
 }
 
 /// The object-level sink: each object once, with the time the ray reaches its
-/// range and its fat box.
-struct Objects<'g, T: Real, const D: usize, F> {
-    grid: &'g Grid<T, D>,
+/// range.
+struct Objects<T: Real, F> {
     visit: F,
     oversize: Pending<T>,
     objects: usize,
 }
 
-impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Objects<'_, T, D, F> {
+impl<T: Real, F: FnMut(u32, T) -> T> Objects<T, F> {
     #[inline]
-    fn hand_out(&mut self, id: u32, entry: T, fat: &BoundingBox<T, D>) -> T {
+    fn hand_out(&mut self, id: u32, entry: T) -> T {
         self.objects += 1;
-        (self.visit)(id, entry, fat)
+        (self.visit)(id, entry)
     }
 }
 
-impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Sink<T, D>
-    for Objects<'_, T, D, F>
-{
+impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F> {
     #[inline]
     fn cell(
         &mut self,
@@ -734,8 +727,8 @@ impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Sink<T,
         mut bound: T,
     ) -> T {
         for m in members {
-            if walk.first_visit(key, &m.lo(key), &m.hi(key), axis, active) {
-                bound = self.hand_out(m.id, entry, &walk.grid.record_fat(walk.cells, m));
+            if walk.first_visit(key, m, axis, active) {
+                bound = self.hand_out(m.id, entry);
                 if entry > bound {
                     break;
                 }
@@ -750,8 +743,7 @@ impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Sink<T,
                 break;
             }
             self.oversize.next += 1;
-            let fat = self.grid.fat[id as usize];
-            bound = self.hand_out(id, t, &fat);
+            bound = self.hand_out(id, t);
         }
         bound
     }
@@ -781,8 +773,7 @@ impl<T: Real, const D: usize, F: FnMut(u32, T, &BoundingBox<T, D>) -> T> Sink<T,
             if t > bound {
                 break;
             }
-            let fat = self.grid.fat[id as usize];
-            bound = self.hand_out(id, t, &fat);
+            bound = self.hand_out(id, t);
         }
     }
 }
@@ -911,20 +902,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         &self,
         ray: &Ray<T, D>,
         max_toi: T,
-        mut visit: impl FnMut(u32, T) -> T,
-    ) -> WalkStats {
-        self.walk_ray_fat(ray, max_toi, |id, entry, _| visit(id, entry))
-    }
-
-    /// [`walk_ray`](Self::walk_ray), handing out each object's fat box too
-    /// (read from the cell's record: no look-up by id), which contains its
-    /// box: a caller can reject an object the ray misses without loading
-    /// anything else.
-    pub(crate) fn walk_ray_fat(
-        &self,
-        ray: &Ray<T, D>,
-        max_toi: T,
-        visit: impl FnMut(u32, T, &BoundingBox<T, D>) -> T,
+        visit: impl FnMut(u32, T) -> T,
     ) -> WalkStats {
         if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
@@ -943,7 +921,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
         oversize.as_mut_slice().sort_unstable_by(by_time);
         let mut sink = Objects {
-            grid: self,
             visit,
             oversize,
             objects: 0,
