@@ -48,7 +48,10 @@
 //!   set aside (its buffers kept for reuse): the remaining moves of the frame
 //!   only store their boxes and fat boxes, and the next query
 //!   rebuilds the store in bulk, which costs less than filing every moved
-//!   object one cell at a time.
+//!   object one cell at a time. After such a frame the store is set aside at
+//!   the first re-filing (objects that all moved far are likely to again);
+//!   a frame that turns out quiet only costs one bulk build, and the frame
+//!   after it is incremental again.
 //! - **The one-shot pass.** When every object's fat box is its box grown by
 //!   the margin (no object moved inside its fat box since it was filed: the
 //!   usual case after `from_boxes`, or after a frame where everything moved
@@ -217,6 +220,10 @@ struct PairState<T: Real, const D: usize> {
     rebuild: bool,
     /// Re-filings, insertions and removals since the last query.
     refiled: usize,
+    /// Whether the frame before the last query was a mass move (more
+    /// re-filings than the threshold): then the next re-filing sets the
+    /// store aside at once, expecting another.
+    mass: bool,
     /// Scratch of the cell pass: one cell's objects.
     local: Vec<Local<T, D>>,
     /// Pairs packed in 64-bit keys, the radix sort's other buffer and its
@@ -235,6 +242,7 @@ impl<T: Real, const D: usize> Default for PairState<T, D> {
             flag: Vec::new(),
             rebuild: false,
             refiled: 0,
+            mass: false,
             local: Vec::new(),
             keys: Vec::new(),
             scratch: Vec::new(),
@@ -720,16 +728,25 @@ impl<T: Real, const D: usize> Grid<T, D> {
     }
 
     /// Records that `id` was re-filed, inserted or removed: the move buffer,
-    /// and the store set aside past the mass-move threshold.
+    /// and the store set aside past the mass-move threshold, or at once when
+    /// the last frame was a mass move (module notes, "Built lazily, rebuilt
+    /// in bulk").
     #[inline]
     fn moved(&mut self, id: u32) {
-        let limit = (self.len / INCREMENTAL_FRACTION).max(STALE_MIN);
+        let limit = self.mass_limit();
         let st = self.pair_state();
         st.mark(id);
         st.refiled += 1;
-        if st.refiled > limit && self.store.get().is_some() {
+        if (st.refiled > limit || st.mass) && self.store.get().is_some() {
             self.set_aside();
         }
+    }
+
+    /// The number of re-filings between two queries past which the store is
+    /// set aside.
+    #[inline]
+    fn mass_limit(&self) -> usize {
+        (self.len / INCREMENTAL_FRACTION).max(STALE_MIN)
     }
 
     /// Before any change of an object: a store whose records carry tight
@@ -949,6 +966,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let mut guard = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
         let shift = id_bits(self.filings.len());
+        st.mass = st.refiled > self.mass_limit();
+        st.refiled = 0;
         if st.rebuild || st.moved.len() > self.len / INCREMENTAL_FRACTION {
             if cells.tight {
                 // The records carry the tight boxes: answer from them; the
@@ -957,7 +976,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 out.extend(st.keys.iter().map(|&k| unpack(k, shift)));
                 st.clear_moved();
                 st.rebuild = true;
-                st.refiled = 0;
                 return;
             }
             self.full_pass(cells, st, false, shift);
@@ -968,7 +986,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
         st.clear_moved();
         st.rebuild = false;
-        st.refiled = 0;
         self.filter_tight(&st.fat, out);
     }
 
