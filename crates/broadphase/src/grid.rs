@@ -113,7 +113,7 @@ mod cells;
 mod ray;
 mod rings;
 
-use cells::{CellData, Cells, Member, all_axes};
+use cells::{Cells, Member, all_axes};
 pub use ray::WalkStats;
 
 /// Whether `x` is a valid query limit (`max_toi`, `max_distance`): a number
@@ -749,13 +749,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
         (self.len / INCREMENTAL_FRACTION).max(STALE_MIN)
     }
 
-    /// Before any change of an object: a store whose records carry tight
-    /// boxes is turned to fat boxes (once after a bulk build).
+    /// Before any change of an object: a store fresh from a bulk build is
+    /// made ready for changes (`Cells::settle`).
     #[inline]
     fn touch(&mut self) {
         let margin = self.margin;
         if let Some(c) = self.store.get_mut() {
-            if c.tight {
+            if c.tight || c.csr {
                 c.settle(|b| fatten(b, margin));
             }
         }
@@ -1081,7 +1081,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             }
         }
         let all = all_axes::<D>();
-        if Self::span(&olo, &ohi) <= cells.cells.len() as u128 {
+        if Self::span(&olo, &ohi) <= cells.count() as u128 {
             for_each_cell(&olo, &ohi, |k| {
                 let Some(ms) = cells.get(&k) else {
                     return;
@@ -1120,7 +1120,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         keys: &mut Vec<u64>,
         local: &mut Vec<Local<T, D>>,
     ) -> (Key<D>, Key<D>) {
-        self.cells_pairs_serial(cells, &cells.cells, tight, shift, keys, local)
+        self.cells_pairs_serial(cells, 0..cells.slots(), tight, shift, keys, local)
     }
 
     /// Pushes the pairs found in the cells (each once, by the owning cell)
@@ -1137,17 +1137,18 @@ impl<T: Real, const D: usize> Grid<T, D> {
         local: &mut Vec<Local<T, D>>,
     ) -> (Key<D>, Key<D>) {
         use rayon::prelude::*;
-        let all = &cells.cells;
-        if all.len() < PARALLEL_MIN {
-            return self.cells_pairs_serial(cells, all, tight, shift, keys, local);
+        let slots = cells.slots();
+        if slots < PARALLEL_MIN {
+            return self.cells_pairs_serial(cells, 0..slots, tight, shift, keys, local);
         }
-        let chunk = all.len().div_ceil(4 * rayon::current_num_threads());
+        let chunk = slots.div_ceil(4 * rayon::current_num_threads());
         /// One chunk's pairs and the bounds of its cells.
         type Part<const D: usize> = (Vec<u64>, Key<D>, Key<D>);
-        let parts: Vec<Part<D>> = all
-            .par_chunks(chunk)
-            .map(|part| {
+        let parts: Vec<Part<D>> = (0..slots.div_ceil(chunk))
+            .into_par_iter()
+            .map(|p| {
                 let mut v = Vec::new();
+                let part = p * chunk..((p + 1) * chunk).min(slots);
                 let (lo, hi) =
                     self.cells_pairs_serial(cells, part, tight, shift, &mut v, &mut Vec::new());
                 (v, lo, hi)
@@ -1165,12 +1166,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         (lo, hi)
     }
 
-    /// The cell pass over `part` (cells of `cells`): pushes each pair it owns
-    /// to `keys`; returns the bounds of the non-empty cells' keys.
+    /// The cell pass over the slots `part` of `cells`: pushes each pair it
+    /// owns to `keys`; returns the bounds of the non-empty cells' keys.
     fn cells_pairs_serial(
         &self,
         cells: &Cells<T, D>,
-        part: &[CellData<D>],
+        part: core::ops::Range<usize>,
         tight: bool,
         shift: u32,
         keys: &mut Vec<u64>,
@@ -1178,17 +1179,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ) -> (Key<D>, Key<D>) {
         let all = all_axes::<D>();
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        for cell in part {
-            let ms = cells.members(cell);
-            if ms.is_empty() {
-                continue;
-            }
+        cells.each_in(part, |key, ms| {
             for i in 0..D {
-                lo[i] = lo[i].min(cell.key[i]);
-                hi[i] = hi[i].max(cell.key[i]);
+                lo[i] = lo[i].min(key[i]);
+                hi[i] = hi[i].max(key[i]);
             }
             if ms.len() < 2 {
-                continue;
+                return;
             }
             if tight {
                 // The records carry the tight boxes: read them as
@@ -1200,7 +1197,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                         }
                     }
                 }
-                continue;
+                return;
             }
             local.clear();
             local.extend(ms.iter().map(|m| (m.id, self.record_fat(cells, m), m.firsts())));
@@ -1211,7 +1208,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
                     }
                 }
             }
-        }
+        });
         (lo, hi)
     }
 
@@ -1315,7 +1312,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         }
         let cells = self.cells();
         let (lo, hi) = (self.key(&region.min), self.key(&region.max));
-        if Self::span(&lo, &hi) > (cells.cells.len() as u128).max(MAX_CELLS_PER_OBJECT) {
+        if Self::span(&lo, &hi) > (cells.count() as u128).max(MAX_CELLS_PER_OBJECT) {
             // A region wider than the occupied space: scan the objects.
             out.extend(
                 self.iter()
@@ -1352,16 +1349,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
     #[must_use]
     pub fn stats(&self) -> GridStats {
         let cells = self.cells();
+        let mut max_per_cell = 0;
+        cells.each(|_, ms| max_per_cell = max_per_cell.max(ms.len()));
         GridStats {
             objects: self.len,
             cells: cells.occupied_count(),
             oversize: self.oversize.len(),
-            max_per_cell: cells
-                .cells
-                .iter()
-                .map(|c| c.len as usize)
-                .max()
-                .unwrap_or(0),
+            max_per_cell,
             memberships: cells.memberships(),
         }
     }
@@ -1444,24 +1438,23 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return fail(format!("{live} live objects but len is {}", self.len));
         }
         let mut memberships: u128 = 0;
-        for cell in &cells.cells {
-            let k = &cell.key;
-            for m in cells.members(cell) {
-                match self.filing(m.id) {
-                    None => return fail(format!("cell {k:?} lists removed object {}", m.id)),
-                    Some(f) if f.slot != IN_CELLS => {
-                        return fail(format!("cell {k:?} lists oversize object {}", m.id));
-                    }
-                    Some(f) if !contains(&f.lo, &f.hi(), k) => {
-                        return fail(format!(
-                            "cell {k:?} lists object {}, which does not cover it",
-                            m.id
-                        ));
-                    }
-                    Some(_) => {}
+        let mut stray = None;
+        cells.each(|k, ms| {
+            for m in ms {
+                let wrong = match self.filing(m.id) {
+                    None => Some("removed"),
+                    Some(f) if f.slot != IN_CELLS => Some("oversize"),
+                    Some(f) if !contains(&f.lo, &f.hi(), k) => Some("not covering"),
+                    Some(_) => None,
+                };
+                if let (Some(why), None) = (wrong, stray) {
+                    stray = Some((*k, m.id, why));
                 }
             }
-            memberships += u128::from(cell.len);
+            memberships += ms.len() as u128;
+        });
+        if let Some((k, id, why)) = stray {
+            return fail(format!("cell {k:?} lists object {id} ({why})"));
         }
         if memberships != expected_memberships {
             return fail(format!(

@@ -42,6 +42,7 @@
 //! of two), and the index is rebuilt. Each costs time linear in the store,
 //! paid for by the changes since the previous one.
 
+use core::ops::Range;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -270,6 +271,13 @@ pub(crate) struct Cells<T: Real, const D: usize> {
     pub(crate) tight: bool,
     /// Compact when the hash part of the index holds more cells than this.
     sparse_limit: usize,
+    /// Set by a dense bulk build: there are no cell records yet; the dense
+    /// array holds, by code, the *end* of each cell's run (its start is the
+    /// previous code's end), the members being in code order. The first
+    /// change makes the records ([`Cells::settle`]).
+    pub(crate) csr: bool,
+    /// The number of non-empty cells of a `csr` store.
+    csr_cells: usize,
     /// A box of keys holding every non-empty cell (`lo > hi`: none). Grows as
     /// cells are filled, tightened to the exact bounds by every full pass
     /// (hence atomics: passes take `&self`).
@@ -291,6 +299,8 @@ impl<T: Real, const D: usize> Clone for Cells<T, D> {
             empty: self.empty,
             tight: self.tight,
             sparse_limit: self.sparse_limit,
+            csr: self.csr,
+            csr_cells: self.csr_cells,
             occupied_lo: core::array::from_fn(|i| {
                 AtomicI64::new(self.occupied_lo[i].load(Ordering::Relaxed))
             }),
@@ -313,6 +323,8 @@ impl<T: Real, const D: usize> Default for Cells<T, D> {
             empty: 0,
             tight: false,
             sparse_limit: COMPACT_MIN,
+            csr: false,
+            csr_cells: 0,
             occupied_lo: core::array::from_fn(|_| AtomicI64::new(i64::MAX)),
             occupied_hi: core::array::from_fn(|_| AtomicI64::new(i64::MIN)),
             scratch: Vec::new(),
@@ -331,22 +343,93 @@ impl<T: Real, const D: usize> Cells<T, D> {
     /// The members of cell `k`, or `None` if it holds none.
     #[inline]
     pub(crate) fn get(&self, k: &Key<D>) -> Option<&[Member<T, D>]> {
-        let at = self.index.get(k)?;
-        let ms = self.members(&self.cells[at as usize]);
+        let ms = if self.csr {
+            let c = self.index.code(k)?;
+            let ends = &self.index.dense;
+            let start = if c == 0 { 0 } else { ends[c - 1] as usize };
+            &self.members[start..ends[c] as usize]
+        } else {
+            let at = self.index.get(k)?;
+            self.members(&self.cells[at as usize])
+        };
         (!ms.is_empty()).then_some(ms)
+    }
+
+    /// The number of cells kept (the occupied ones and the emptied ones not
+    /// yet compacted away): what a walk compares its steps with.
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        if self.csr {
+            self.csr_cells
+        } else {
+            self.cells.len()
+        }
     }
 
     /// The number of non-empty cells.
     #[inline]
     pub(crate) fn occupied_count(&self) -> usize {
-        self.cells.len() - self.empty
+        if self.csr {
+            self.csr_cells
+        } else {
+            self.cells.len() - self.empty
+        }
+    }
+
+    /// The number of slots [`each_in`](Self::each_in) ranges over (codes of
+    /// a `csr` store, cell records otherwise).
+    #[inline]
+    pub(crate) fn slots(&self) -> usize {
+        if self.csr {
+            self.index.dense.len()
+        } else {
+            self.cells.len()
+        }
+    }
+
+    /// Calls `f` with the key and members of every non-empty cell among the
+    /// slots `range`.
+    #[inline]
+    pub(crate) fn each_in(&self, range: Range<usize>, mut f: impl FnMut(&Key<D>, &[Member<T, D>])) {
+        if self.csr {
+            let ix = &self.index;
+            let ends = &ix.dense;
+            let mut key: Key<D> = core::array::from_fn(|i| {
+                ix.lo[i] + ((range.start as u64 / ix.stride[i]) % ix.width[i]) as i64
+            });
+            let mut start = if range.start == 0 {
+                0
+            } else {
+                ends[range.start - 1] as usize
+            };
+            for &end in &ends[range] {
+                let end = end as usize;
+                if end > start {
+                    f(&key, &self.members[start..end]);
+                }
+                start = end;
+                next_key(&mut key, &ix.lo, &ix.width);
+            }
+        } else {
+            for c in &self.cells[range] {
+                if c.len > 0 {
+                    f(&c.key, self.members(c));
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with the key and members of every non-empty cell.
+    #[inline]
+    pub(crate) fn each(&self, f: impl FnMut(&Key<D>, &[Member<T, D>])) {
+        self.each_in(0..self.slots(), f);
     }
 
     /// The box of keys holding every non-empty cell, or `None` when there is
     /// none (possibly larger than the exact bounds; see the field).
     #[inline]
     pub(crate) fn occupied(&self) -> Option<(Key<D>, Key<D>)> {
-        if self.cells.len() == self.empty {
+        if self.occupied_count() == 0 {
             return None;
         }
         let lo: Key<D> = core::array::from_fn(|i| self.occupied_lo[i].load(Ordering::Relaxed));
@@ -373,7 +456,7 @@ impl<T: Real, const D: usize> Cells<T, D> {
 
     /// Files `m` in cell `k` (creating the cell if needed).
     pub(crate) fn enter(&mut self, k: Key<D>, m: Member<T, D>) {
-        debug_assert!(!self.tight);
+        debug_assert!(!self.tight && !self.csr);
         let (at, created) = match self.index.get(&k) {
             Some(at) => (at as usize, false),
             None => {
@@ -426,7 +509,7 @@ impl<T: Real, const D: usize> Cells<T, D> {
 
     /// Takes object `id` out of cell `k`.
     pub(crate) fn leave(&mut self, k: &Key<D>, id: u32) {
-        debug_assert!(!self.tight);
+        debug_assert!(!self.tight && !self.csr);
         let Some(at) = self.index.get(k) else {
             return;
         };
@@ -454,7 +537,7 @@ impl<T: Real, const D: usize> Cells<T, D> {
     /// Replaces the membership of `m.id` in cell `k` by `m` (the object was
     /// re-filed with a range that still holds `k`).
     pub(crate) fn rewrite(&mut self, k: &Key<D>, m: Member<T, D>) {
-        debug_assert!(!self.tight);
+        debug_assert!(!self.tight && !self.csr);
         if let Some(at) = self.index.get(k) {
             let cell = &self.cells[at as usize];
             let run = &mut self.members[cell.start..cell.start + cell.len as usize];
@@ -466,13 +549,41 @@ impl<T: Real, const D: usize> Cells<T, D> {
         self.enter(*k, m);
     }
 
-    /// Turns records carrying tight boxes into records carrying fat boxes
-    /// (`fat` grows a box by the margin), in place.
+    /// Makes the store ready for changes (once after a bulk build): the
+    /// cell records of a `csr` store, and records carrying fat boxes instead
+    /// of tight ones (`fat` grows a box by the margin), in place.
     pub(crate) fn settle(&mut self, fat: impl Fn(&BoundingBox<T, D>) -> BoundingBox<T, D>) {
-        for m in &mut self.members {
-            m.bx = fat(&m.bx);
+        if self.tight {
+            for m in &mut self.members {
+                m.bx = fat(&m.bx);
+            }
+            self.tight = false;
         }
-        self.tight = false;
+        if self.csr {
+            self.csr = false;
+            let ix = &mut self.index;
+            let (lo, width) = (ix.lo, ix.width);
+            let mut key = lo;
+            let mut start = 0u32;
+            self.cells.clear();
+            self.cells.reserve_exact(self.csr_cells);
+            for slot in &mut ix.dense {
+                let end = *slot;
+                if end == start {
+                    *slot = NO_CELL;
+                } else {
+                    *slot = self.cells.len() as u32;
+                    self.cells.push(CellData {
+                        key,
+                        start: start as usize,
+                        len: end - start,
+                        cap: end - start,
+                    });
+                    start = end;
+                }
+                next_key(&mut key, &lo, &width);
+            }
+        }
     }
 
     /// Drops the empty cells and the garbage, trims every run, and rebuilds
@@ -521,6 +632,8 @@ impl<T: Real, const D: usize> Cells<T, D> {
         boxes: &[BoundingBox<T, D>],
         tight: bool,
     ) {
+        self.csr = false;
+        self.csr_cells = 0;
         self.cells.clear();
         self.members.clear();
         self.scratch.clear();
@@ -578,9 +691,9 @@ impl<T: Real, const D: usize> Cells<T, D> {
                 total += n;
                 occupied += usize::from(n > 0);
             }
-            self.cells.reserve_exact(occupied);
             // 3. Every membership in place, by increasing id: each position
-            //    counter ends at its cell's end.
+            //    counter ends at its cell's end, which is what a `csr`
+            //    store keeps.
             self.members.resize(total as usize, Member::placeholder());
             for (id, f, b) in filed_in_cells() {
                 let base = code_of(&f.0, &lo, &index.stride);
@@ -595,32 +708,8 @@ impl<T: Real, const D: usize> Cells<T, D> {
                     }
                 });
             }
-            // 4. The cells, in code order (axis 0 fastest); ends to cell
-            //    numbers.
-            let mut key = lo;
-            let mut start = 0u32;
-            for slot in index.dense.iter_mut() {
-                let end = *slot;
-                if end == start {
-                    *slot = NO_CELL;
-                } else {
-                    *slot = self.cells.len() as u32;
-                    self.cells.push(CellData {
-                        key,
-                        start: start as usize,
-                        len: end - start,
-                        cap: end - start,
-                    });
-                    start = end;
-                }
-                for i in 0..D {
-                    if key[i] < hi[i] {
-                        key[i] += 1;
-                        break;
-                    }
-                    key[i] = lo[i];
-                }
-            }
+            self.csr = true;
+            self.csr_cells = occupied;
             self.sparse_limit = COMPACT_MIN;
         } else {
             // 2. Sparse: cells numbered in order of first appearance through
@@ -666,13 +755,43 @@ impl<T: Real, const D: usize> Cells<T, D> {
 
     /// The number of memberships.
     pub(crate) fn memberships(&self) -> usize {
-        self.cells.iter().map(|c| c.len as usize).sum()
+        if self.csr {
+            self.members.len()
+        } else {
+            self.cells.iter().map(|c| c.len as usize).sum()
+        }
     }
 
     /// Checks the store's own invariants: every cell indexed at its
     /// position, the runs inside the buffer and disjoint, the counts of empty
     /// cells and garbage, every non-empty cell inside the occupied box.
     pub(crate) fn validate(&self) -> Result<(), String> {
+        if self.csr {
+            let ends = &self.index.dense;
+            if ends.windows(2).any(|w| w[0] > w[1])
+                || ends.last().map_or(0, |&e| e as usize) != self.members.len()
+            {
+                return Err("the cell ends of a csr store are not a prefix sum".to_string());
+            }
+            if !self.cells.is_empty() || !self.index.sparse.is_empty() || self.garbage != 0 {
+                return Err("a csr store holds cell records or garbage".to_string());
+            }
+            let (mut cells, mut outside) = (0, None);
+            let occupied = self.occupied();
+            self.each(|k, _| {
+                cells += 1;
+                if occupied.is_none_or(|(lo, hi)| (0..D).any(|i| k[i] < lo[i] || k[i] > hi[i])) {
+                    outside = Some(*k);
+                }
+            });
+            if let Some(k) = outside {
+                return Err(format!("cell {k:?} lies outside the occupied box"));
+            }
+            if cells != self.csr_cells {
+                return Err(format!("{cells} cells, {} counted", self.csr_cells));
+            }
+            return Ok(());
+        }
         let mut runs: Vec<(usize, usize)> = Vec::with_capacity(self.cells.len());
         let mut empty = 0;
         let occupied = self.occupied();
@@ -753,5 +872,18 @@ fn for_each_row<const D: usize>(
             k[axis] = lo[axis];
             axis += 1;
         }
+    }
+}
+
+/// The key of the next code after `key`'s in a dense box starting at `lo`
+/// with `width` (axis 0 fastest; wraps to the first after the last).
+#[inline]
+fn next_key<const D: usize>(key: &mut Key<D>, lo: &Key<D>, width: &[u64; D]) {
+    for (i, k) in key.iter_mut().enumerate() {
+        if *k < lo[i] + (width[i] - 1) as i64 {
+            *k += 1;
+            return;
+        }
+        *k = lo[i];
     }
 }

@@ -549,7 +549,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
             return stats;
         }
         // Step 4: the events.
-        let budget = self.cells.cells.len() + EXTRA_STEPS;
+        let budget = self.cells.count() + EXTRA_STEPS;
         let mut gains: [Option<T>; D] = [None; D];
         let mut losses: [Option<T>; D] = [None; D];
         for j in 0..D {
@@ -807,18 +807,15 @@ impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D>
 
     fn scan(&mut self, walk: &RayWalk<'_, T, D>, t0: T, from: T, bound: T, stats: &mut WalkStats) {
         let mut list: Vec<(T, Key<D>)> = Vec::new();
-        for cell in &walk.cells.cells {
+        walk.cells.each(|key, _| {
             stats.steps += 1;
-            if cell.len == 0 {
-                continue;
-            }
-            if let Some((enter, exit)) = walk.span(&cell.key, &cell.key) {
+            if let Some((enter, exit)) = walk.span(key, key) {
                 let entry = Float::max(enter, t0);
                 if entry >= from && entry <= exit && entry <= bound {
-                    list.push((entry, cell.key));
+                    list.push((entry, *key));
                 }
             }
-        }
+        });
         list.sort_unstable_by(by_time);
         for (t, key) in list {
             stats.cells += 1;

@@ -302,7 +302,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             })
             .max()
             .unwrap_or(0);
-        let budget = (cells.cells.len() + EXTRA_STEPS) as u128;
+        let budget = (cells.count() + EXTRA_STEPS) as u128;
         let mut r = ring_of(&c, &blo, &bhi);
         while r <= last {
             if self.ring_bound(p, &c, r) > bound {
@@ -337,12 +337,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         visit: &mut impl FnMut(u32, T) -> T,
         stats: &mut WalkStats,
     ) {
-        for cell in &cells.cells {
+        cells.each(|key, _| {
             stats.steps += 1;
-            let r = ring_of(c, &cell.key, &cell.key);
+            let r = ring_of(c, key, key);
             if r >= from && self.ring_bound(p, c, r) <= *bound {
-                self.ring_cell(cells, p, c, r, &cell.key, bound, visit, stats);
+                self.ring_cell(cells, p, c, r, key, bound, visit, stats);
             }
-        }
+        });
     }
 }
