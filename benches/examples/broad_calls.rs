@@ -233,8 +233,11 @@ fn broad(what: &str, clustered: bool, n: usize, side: &str, reps: usize) -> usiz
     let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(4 * n);
     let mut total = 0usize;
     if side == "stats" {
-        let grid = Grid::from_boxes(cell, boxes[0].iter().enumerate().map(|(i, b)| (i as u32, *b)))
-            .expect("valid boxes");
+        let grid = Grid::from_boxes(
+            cell,
+            boxes[0].iter().enumerate().map(|(i, b)| (i as u32, *b)),
+        )
+        .expect("valid boxes");
         grid.candidate_pairs(&mut pairs);
         let st = grid.stats();
         let tight = Grid::with_margin(cell, 0.0).expect("valid");
@@ -254,14 +257,23 @@ fn broad(what: &str, clustered: bool, n: usize, side: &str, reps: usize) -> usiz
         let boxcells = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
         println!(
             "n {n}: cell {cell}, pairs {}, fat memberships {}, cells {}, oversize {}, max/cell {}, tight memberships {}, tight cells {}, box cells {boxcells}",
-            pairs.len(), st.memberships, st.cells, st.oversize, st.max_per_cell, ts.memberships, ts.cells
+            pairs.len(),
+            st.memberships,
+            st.cells,
+            st.oversize,
+            st.max_per_cell,
+            ts.memberships,
+            ts.cells
         );
         return 0;
     }
     match (what, side) {
         ("build", "grid") => timed_loop(reps, |_| {
-            let grid = Grid::from_boxes(cell, boxes[0].iter().enumerate().map(|(i, b)| (i as u32, *b)))
-                .expect("valid boxes");
+            let grid = Grid::from_boxes(
+                cell,
+                boxes[0].iter().enumerate().map(|(i, b)| (i as u32, *b)),
+            )
+            .expect("valid boxes");
             grid.candidate_pairs(&mut pairs);
             total += black_box(pairs.len());
         }),
@@ -427,11 +439,18 @@ fn queries(what: &str, n: usize, side: &str, reps: usize) -> usize {
                 Box::new(Obb::new(Vector2::new(h[0] as f32, h[1] as f32)).expect("valid extents"))
             }
         };
-        world.insert_boxed(shape, pose, Filter::ALL).expect("valid shape");
+        world
+            .insert_boxed(shape, pose, Filter::ALL)
+            .expect("valid shape");
     }
     world.auto_cell_size();
     world.collisions();
-    let batch = rays(&input, f64::from(world.grid().cell_size()), 0x0A75_0000 + si, what);
+    let batch = rays(
+        &input,
+        f64::from(world.grid().cell_size()),
+        0x0A75_0000 + si,
+        what,
+    );
     let mut total = 0usize;
     if side == "grid" {
         let rays: Vec<(Ray<f32>, f32)> = batch

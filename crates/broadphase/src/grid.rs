@@ -835,7 +835,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// the store is fresh from a bulk build, the fat box otherwise).
     #[inline]
     pub(crate) fn record_fat(&self, cells: &Cells<T, D>, m: &Member<T, D>) -> BoundingBox<T, D> {
-        if cells.tight { self.fatten(&m.bx) } else { m.bx }
+        if cells.tight {
+            self.fatten(&m.bx)
+        } else {
+            m.bx
+        }
     }
 
     /// Files `id` with box `bounds`: the fat box, the cell range, and the
@@ -1032,7 +1036,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let (lo, hi) = self.cell_pairs(cells, tight, shift, keys, local);
         for &o in &self.oversize {
             // Two oversize objects: report from the smaller id only.
-            let skip = |b: u32| b < o && self.filing(b).is_some_and(|f| f.oversize_slot().is_some());
+            let skip =
+                |b: u32| b < o && self.filing(b).is_some_and(|f| f.oversize_slot().is_some());
             self.oversize_pairs(cells, o, skip, tight, &mut |a, b| {
                 keys.push(pack(a, b, shift));
             });
@@ -1089,7 +1094,11 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 let firsts = firsts_of(&k, &olo);
                 for m in ms {
                     if !skip(m.id) && firsts | m.firsts() == all {
-                        let b = if tight { m.bx } else { self.record_fat(cells, m) };
+                        let b = if tight {
+                            m.bx
+                        } else {
+                            self.record_fat(cells, m)
+                        };
                         if big.intersects(&b) {
                             out(o, m.id);
                         }
@@ -1099,10 +1108,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         } else {
             for (b, f) in self.filings.iter().enumerate() {
                 let b = b as u32;
-                if f.slot == IN_CELLS
-                    && !skip(b)
-                    && big.intersects(by_id(b))
-                {
+                if f.slot == IN_CELLS && !skip(b) && big.intersects(by_id(b)) {
                     out(o, b);
                 }
             }
@@ -1200,7 +1206,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 return;
             }
             local.clear();
-            local.extend(ms.iter().map(|m| (m.id, self.record_fat(cells, m), m.firsts())));
+            local.extend(
+                ms.iter()
+                    .map(|m| (m.id, self.record_fat(cells, m), m.firsts())),
+            );
             for (x, (i, a, fa)) in local.iter().enumerate() {
                 for (j, b, fb) in &local[x + 1..] {
                     if a.intersects(b) && fa | fb == all {
@@ -1610,7 +1619,10 @@ fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, counts: &mut Vec<u32>
     // The fewest passes whose digits stay within the widest digit and whose
     // counters cost less than a pass over the keys.
     let mut passes = bits.div_ceil(RADIX_DIGIT_MAX);
-    while passes > 1 && bits.div_ceil(passes - 1) <= 16 && 1usize << bits.div_ceil(passes - 1) <= n / 2 {
+    while passes > 1
+        && bits.div_ceil(passes - 1) <= 16
+        && 1usize << bits.div_ceil(passes - 1) <= n / 2
+    {
         passes -= 1;
     }
     let digit = bits.div_ceil(passes);
@@ -1660,7 +1672,11 @@ mod tests {
                     let mut v: Vec<u64> = (0..n)
                         .map(|_| {
                             let (a, b) = ((next() % max) as u32, (next() % max) as u32);
-                            let b = if shift < 32 { b & ((1 << shift) - 1) } else { b };
+                            let b = if shift < 32 {
+                                b & ((1 << shift) - 1)
+                            } else {
+                                b
+                            };
                             (u64::from(a) << shift) | u64::from(b)
                         })
                         .collect();

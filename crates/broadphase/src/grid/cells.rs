@@ -467,8 +467,10 @@ impl<T: Real, const D: usize> Cells<T, D> {
                     len: 0,
                     cap: FIRST_CAP,
                 });
-                self.members
-                    .resize(self.members.len() + FIRST_CAP as usize, Member::placeholder());
+                self.members.resize(
+                    self.members.len() + FIRST_CAP as usize,
+                    Member::placeholder(),
+                );
                 self.index.insert(k, at as u32);
                 (at, true)
             }
@@ -797,7 +799,10 @@ impl<T: Real, const D: usize> Cells<T, D> {
         let occupied = self.occupied();
         for (at, c) in self.cells.iter().enumerate() {
             if self.index.get(&c.key) != Some(at as u32) {
-                return Err(format!("cell {:?} is not indexed at its position {at}", c.key));
+                return Err(format!(
+                    "cell {:?} is not indexed at its position {at}",
+                    c.key
+                ));
             }
             if c.len > c.cap || c.start + c.cap as usize > self.members.len() {
                 return Err(format!("cell {:?}: run out of bounds", c.key));
@@ -805,7 +810,9 @@ impl<T: Real, const D: usize> Cells<T, D> {
             runs.push((c.start, c.start + c.cap as usize));
             if c.len == 0 {
                 empty += 1;
-            } else if occupied.is_none_or(|(lo, hi)| (0..D).any(|i| c.key[i] < lo[i] || c.key[i] > hi[i])) {
+            } else if occupied
+                .is_none_or(|(lo, hi)| (0..D).any(|i| c.key[i] < lo[i] || c.key[i] > hi[i]))
+            {
                 return Err(format!("cell {:?} lies outside the occupied box", c.key));
             }
         }
@@ -824,8 +831,8 @@ impl<T: Real, const D: usize> Cells<T, D> {
                 self.members.len()
             ));
         }
-        let indexed = self.index.sparse.len()
-            + self.index.dense.iter().filter(|&&at| at != NO_CELL).count();
+        let indexed =
+            self.index.sparse.len() + self.index.dense.iter().filter(|&&at| at != NO_CELL).count();
         if indexed != self.cells.len() {
             return Err(format!(
                 "{indexed} index entries for {} cells",

@@ -425,11 +425,21 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
     /// it is the first active key or the range's first key (read from the
     /// record's offsets).
     #[inline]
-    fn first_visit(&self, key: &Key<D>, m: &Member<T, D>, axis: Option<usize>, active: &Active<D>) -> bool {
+    fn first_visit(
+        &self,
+        key: &Key<D>,
+        m: &Member<T, D>,
+        axis: Option<usize>,
+        active: &Active<D>,
+    ) -> bool {
         (0..D).all(|j| {
             let (below, above) = m.extent_from(j);
             if Some(j) == axis {
-                if self.step[j] > 0 { below == 0 } else { above == 0 }
+                if self.step[j] > 0 {
+                    below == 0
+                } else {
+                    above == 0
+                }
             } else if self.step[j] >= 0 {
                 below == 0 || key[j] == active.lo[j]
             } else {
