@@ -327,6 +327,9 @@ pub struct Grid<T: Real, const D: usize> {
     filings: Vec<Filing<D>>,
     oversize: Vec<u32>,
     len: usize,
+    /// Filled by [`Grid::from_boxes`] and unchanged since: every fat box is
+    /// its box grown by the margin.
+    bulk: bool,
     /// The cell store, built on first use and set aside after a mass move
     /// (module notes, "Built lazily, rebuilt in bulk").
     store: OnceLock<Cells<T, D>>,
@@ -354,6 +357,7 @@ impl<T: Real, const D: usize> Clone for Grid<T, D> {
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
+            bulk: self.bulk,
             store,
             spare: Mutex::new(None),
             // The copy rebuilds its pair set on its first query.
@@ -487,6 +491,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
+            bulk: false,
             store: OnceLock::new(),
             spare: Mutex::new(None),
             pairs: Mutex::new(PairState::default()),
@@ -562,6 +567,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         st.flag.resize(n.max(st.flag.len()), false);
         st.clear_moved();
         st.rebuild = true;
+        self.bulk = true;
         Ok(())
     }
 
@@ -706,11 +712,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .unwrap_or_default();
-        let tight = self
-            .filings
-            .iter()
-            .zip(self.boxes.iter().zip(&self.fat))
-            .all(|(f, (b, fat))| f.slot != IN_CELLS || *fat == self.fatten(b));
+        let tight = self.bulk
+            || self
+                .filings
+                .iter()
+                .zip(self.boxes.iter().zip(&self.fat))
+                .all(|(f, (b, fat))| f.slot != IN_CELLS || *fat == self.fatten(b));
         let source = if tight { &self.boxes } else { &self.fat };
         cells.rebuild(&self.filings, source, tight);
         cells
@@ -753,6 +760,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// made ready for changes (`Cells::settle`).
     #[inline]
     fn touch(&mut self) {
+        self.bulk = false;
         let margin = self.margin;
         if let Some(c) = self.store.get_mut() {
             if c.tight || c.csr {
@@ -772,9 +780,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         } else if c <= -limit {
             -COORD_LIMIT
         } else {
-            // |c| < 2⁶²: the truncation fits; step down for negative non-integers.
+            // |c| < 2⁶²: the truncation fits; step down for negative
+            // non-integers. `t` converts back exactly (below 2^mantissa it
+            // is a small integer, above it `c` was an integer).
             let t = num_traits::ToPrimitive::to_i64(&c).unwrap_or(0);
-            if T::lit(t as f64) > c { t - 1 } else { t }
+            let back: T = num_traits::NumCast::from(t).unwrap_or(c);
+            if back > c { t - 1 } else { t }
         }
     }
 
@@ -1020,8 +1031,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
     /// Every pair over every cell and the oversize list into `st.keys`,
     /// packed and sorted: the pairs whose tight boxes overlap (`tight`, when
-    /// the records carry the tight boxes) or whose fat boxes do. Tightens
-    /// the occupied box.
+    /// the records carry the tight boxes) or whose fat boxes do. The fat
+    /// pass tightens the occupied box (the tight one comes right after a
+    /// bulk build, which set it exactly).
     fn full_pass(&self, cells: &Cells<T, D>, st: &mut PairState<T, D>, tight: bool, shift: u32) {
         let PairState {
             local,
@@ -1043,7 +1055,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
             });
         }
         radix_sort(keys, scratch, counts);
-        cells.tighten_occupied(&lo, &hi);
+        if !tight {
+            cells.tighten_occupied(&lo, &hi);
+        }
     }
 
     /// Every fat pair, sorted (for `validate`).
@@ -1185,24 +1199,26 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ) -> (Key<D>, Key<D>) {
         let all = all_axes::<D>();
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
+        if tight {
+            // The records carry the tight boxes: read them as they lie. (The
+            // store was just built in bulk, so the occupied box is exact.)
+            cells.each_run_in(part, |ms| {
+                for (x, a) in ms.iter().enumerate() {
+                    for b in &ms[x + 1..] {
+                        if a.bx.intersects(&b.bx) && a.owns_with(b) {
+                            keys.push(pack(a.id, b.id, shift));
+                        }
+                    }
+                }
+            });
+            return (lo, hi);
+        }
         cells.each_in(part, |key, ms| {
             for i in 0..D {
                 lo[i] = lo[i].min(key[i]);
                 hi[i] = hi[i].max(key[i]);
             }
             if ms.len() < 2 {
-                return;
-            }
-            if tight {
-                // The records carry the tight boxes: read them as
-                // they lie.
-                for (x, a) in ms.iter().enumerate() {
-                    for b in &ms[x + 1..] {
-                        if a.bx.intersects(&b.bx) && a.firsts() | b.firsts() == all {
-                            keys.push(pack(a.id, b.id, shift));
-                        }
-                    }
-                }
                 return;
             }
             local.clear();

@@ -128,6 +128,14 @@ impl<T: Real, const D: usize> Member<T, D> {
         (self.below[i], self.above[i])
     }
 
+    /// Whether this cell owns the pair of this record's object and `other`'s
+    /// (the grid's module notes, "Each pair once"): along every axis, one of
+    /// the two is at the lowest cell of its range.
+    #[inline]
+    pub(crate) fn owns_with(&self, other: &Self) -> bool {
+        (0..D).all(|i| self.below[i] == 0 || other.below[i] == 0)
+    }
+
     /// The lowest cell of the object's range, seen from cell `key`.
     #[inline]
     pub(crate) fn lo(&self, key: &Key<D>) -> Key<D> {
@@ -414,6 +422,34 @@ impl<T: Real, const D: usize> Cells<T, D> {
             for c in &self.cells[range] {
                 if c.len > 0 {
                     f(&c.key, self.members(c));
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with the members of every cell holding two members or more
+    /// among the slots `range` (what a pair pass needs of
+    /// [`each_in`](Self::each_in)).
+    #[inline]
+    pub(crate) fn each_run_in(&self, range: Range<usize>, mut f: impl FnMut(&[Member<T, D>])) {
+        if self.csr {
+            let ends = &self.index.dense;
+            let mut start = if range.start == 0 {
+                0
+            } else {
+                ends[range.start - 1] as usize
+            };
+            for &end in &ends[range] {
+                let end = end as usize;
+                if end > start + 1 {
+                    f(&self.members[start..end]);
+                }
+                start = end;
+            }
+        } else {
+            for c in &self.cells[range] {
+                if c.len > 1 {
+                    f(self.members(c));
                 }
             }
         }
