@@ -12,16 +12,23 @@
 //!   `i = floor(x / s)`, computed in floating point and saturated to `±2⁶²`
 //!   before conversion, so huge, negative or infinite-after-scaling
 //!   coordinates never overflow or panic (far-off objects share the outermost
-//!   cells: still correct, only slower). Cells live in a hash map keyed by the
-//!   integer coordinates, so space is unbounded and only occupied cells cost
-//!   memory.
+//!   cells: still correct, only slower). Space is unbounded and only occupied
+//!   cells cost memory.
+//! - **The cell store** (`grid/cells.rs`). Each membership (an object in a
+//!   cell) is one record holding the object's id, its fat box (below) and
+//!   the offsets of its range of cells from this cell; a cell's records are
+//!   contiguous in one buffer, and a key finds its cell through a dense
+//!   array over the box of occupied cells (a hash map outside it, or in a
+//!   sparse world). So the passes over the cells read memory in sequence and
+//!   look nothing up by id.
 //! - **Fat boxes** (Box2D v3's enlarged AABBs, Catto 2024). An object's fat box
 //!   is its box grown by the margin `m` on every side (clamped to the finite
 //!   numbers; rounding is monotonic, so it always contains the box). `update`
 //!   with a box still inside the fat box stores the box and does nothing
-//!   else; otherwise the fat box is rebuilt around the new box, the object is
-//!   re-filed (only the cells left and entered are touched) and put in the
-//!   *move buffer*. Insertions and removals go in the move buffer too.
+//!   else; otherwise the object is *re-filed*: its fat box is rebuilt around
+//!   the new box, its records are rewritten (only the cells left and entered
+//!   are created or emptied) and it goes into the *move buffer*. Insertions
+//!   and removals go in the move buffer too.
 //! - **The pair set.** A sorted list of every pair `(a < b)` whose fat boxes
 //!   overlap. `candidate_pairs` brings it up to date, then keeps the pairs
 //!   whose tight boxes overlap, in order: since a fat box contains its box,
@@ -32,6 +39,31 @@
 //!      in its cells (a pair of two moved objects from the smaller id only),
 //!      sort them (few) and merge them into the kept pairs.
 //!   2. Otherwise: the full cell pass below rebuilds the set.
+//! - **Built lazily, rebuilt in bulk.** The cell store is built on first use
+//!   (a grid filled by [`Grid::from_boxes`] or by insertions before any query
+//!   pays one bulk build, a counting sort of the memberships into cells, not
+//!   one filing per membership). When more than one object in
+//!   `INCREMENTAL_FRACTION` has been re-filed, inserted or removed since the
+//!   last `candidate_pairs` (say every object left its fat box), the store is
+//!   set aside (its buffers kept for reuse): the remaining moves of the frame
+//!   only store their boxes and fat boxes, and the next query
+//!   rebuilds the store in bulk, which costs less than filing every moved
+//!   object one cell at a time. After such a frame the store is set aside at
+//!   the first re-filing (objects that all moved far are likely to again);
+//!   a frame that turns out quiet only costs one bulk build, and the frame
+//!   after it is incremental again.
+//! - **The one-shot pass.** When every object's fat box is its box grown by
+//!   the margin (no object moved inside its fat box since it was filed: the
+//!   usual case after `from_boxes`, or after a frame where everything moved
+//!   far), a bulk build writes the *tight* boxes in the records instead of
+//!   the fat ones (the fat box is the tight one grown by the margin, so
+//!   nothing is lost). While nothing changes, `candidate_pairs` then finds
+//!   the pairs whose tight boxes overlap straight from the cells, sorts them
+//!   and answers; the fat pair set, useful only if the next frames move
+//!   little, is left to the first pass after a change, and the first change
+//!   turns the records' boxes into fat boxes (one pass over the records). A
+//!   one-shot build and query thus pays neither for the fat pairs nor for
+//!   filtering them by id.
 //! - **The margin.** [`Grid::new`] uses [`DEFAULT_MARGIN_FRACTION`] of the cell
 //!   size (a tenth); [`Grid::with_margin`] takes any finite `m ≥ 0` (`0` files
 //!   tight boxes: every change of a box is a move). Why a tenth: the cell size
@@ -40,7 +72,7 @@
 //!   percent of their size), while a fat box grows by 40 % of a typical side,
 //!   which adds candidate pairs to filter (about 1.5–2× the overlapping ones
 //!   in the benchmark scenes) and memberships. Objects moving farther than
-//!   the margin every frame gain nothing and pay the filter (the
+//!   the margin every frame gain nothing and pay the re-filing (the
 //!   `broad_update_uniform_far_f32` benchmark measures that worst case).
 //! - **Large objects.** An object whose fat box covers more than
 //!   [`MAX_CELLS_PER_OBJECT`] cells is kept in an *oversize list* instead. It
@@ -52,41 +84,36 @@
 //!   reported only from the cell holding the lowest corner of the
 //!   intersection of the two fat boxes, a point that lies in both boxes and
 //!   hence in a cell both occupy. Its cell is `max(lowest cell of a, lowest
-//!   cell of b)` per axis (the floor is monotonic), so the test is integer
-//!   comparisons. No set of seen pairs is needed; the result is
+//!   cell of b)` per axis (the floor is monotonic): along every axis, one of
+//!   the two is at its lowest cell there, which the records' offsets say
+//!   (a bit test). No set of seen pairs is needed; the result is
 //!   radix-sorted, so the order is deterministic. With the `rayon` feature,
 //!   chunks of cells are scanned in parallel and the tight filter runs over
 //!   chunks of pairs in parallel; both concatenate in order, and the pass's
 //!   result is sorted, so the output is identical to the serial one.
-//! - **Bulk build.** [`Grid::from_boxes`] files every membership as one
-//!   64-bit number (the cell's offset in the box of occupied cells, then the
-//!   id), radix-sorts them, and makes each run one cell: one hash insert per
-//!   cell instead of one per membership, and cells laid out in space order.
 //! - **Empty cells** are kept (an object that leaves a cell often comes back
-//!   next frame: no hash-map churn) until they are more than
-//!   `COMPACT_MIN` = 64 and the majority, when the cells are compacted and the index rebuilt.
-//! - **Memory layout.** Cells live in one dense array (a hash map only maps a
-//!   key to its index), each holding up to four ids inline before spilling to
-//!   the heap; boxes, fat boxes and lowest cells live in dense arrays by id.
+//!   next frame: no index churn) until they are more than
+//!   `COMPACT_MIN` = 64 and the majority, when the store is compacted.
+//! - **Memory.** Tight boxes, fat boxes and cell ranges (the lowest cell
+//!   and the extents) live in dense arrays by id; the store in its buffers.
 //!   Every buffer of `candidate_pairs` is kept, so a warm serial frame
 //!   allocates nothing.
 //!
 //! Boxes are closed: touching boxes overlap.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use nalgebra::Point;
 use num_traits::Float;
 use shape::{BoundingBox, Real};
 
 use crate::GridError;
-use crate::hash::BuildCellHasher;
 
+mod cells;
 mod ray;
 mod rings;
 
+use cells::{Cells, Member, all_axes};
 pub use ray::WalkStats;
 
 /// Whether `x` is a valid query limit (`max_toi`, `max_distance`): a number
@@ -104,18 +131,18 @@ pub const MAX_CELLS_PER_OBJECT: u128 = 64;
 
 /// The fat pair set is brought up to date from the move buffer while at most
 /// one object in this many moved, and rebuilt by the full cell pass otherwise
-/// (module notes, "Move buffer").
+/// (module notes, "The pair set"); past as many re-filings between two
+/// queries the cell store is set aside and rebuilt in bulk.
 const INCREMENTAL_FRACTION: usize = 8;
 
-/// Empty cells are kept until there are more than this many and they are
-/// the majority (module notes, "Empty cells").
-const COMPACT_MIN: usize = 64;
+/// The store is never set aside for fewer re-filings than this.
+const STALE_MIN: usize = 32;
 
 /// `validate` compares the fat pair set with brute force up to this many
 /// objects.
 const BRUTE_VALIDATE_LIMIT: usize = 512;
 
-/// Below this many cells (or pairs), the `rayon` build runs serially.
+/// Below this many cells (or pairs), the `rayon` passes run serially.
 #[cfg(feature = "rayon")]
 const PARALLEL_MIN: usize = 4096;
 
@@ -124,75 +151,55 @@ const COORD_LIMIT: i64 = 1 << 62;
 
 type Key<const D: usize> = [i64; D];
 
-/// Where an object is filed: its cell range, or its slot in the oversize list.
+/// Where an object is filed: the lowest cell of its range, the range's
+/// extent along each axis (`hi − lo`, below 64 for an object in cells), and
+/// whether it is in cells, in the oversize list (at that slot) or a free id.
 #[derive(Debug, Clone, Copy)]
 struct Filing<const D: usize> {
     lo: Key<D>,
-    hi: Key<D>,
-    oversize_slot: Option<usize>,
+    extent: [u8; D],
+    slot: u32,
 }
 
-/// The ids in one cell: up to four inline, more on the heap.
-#[derive(Debug, Clone, Default)]
-struct Ids {
-    len: u32,
-    inline: [u32; 4],
-    spill: Vec<u32>,
-}
+/// [`Filing::slot`] of a free id.
+const FREE: u32 = u32::MAX;
+/// [`Filing::slot`] of an object filed in cells.
+const IN_CELLS: u32 = u32::MAX - 1;
 
-impl Ids {
+impl<const D: usize> Filing<D> {
+    const FREE_ID: Self = Self {
+        lo: [0; D],
+        extent: [0; D],
+        slot: FREE,
+    };
+
+    /// The filing of a range `lo..=hi` in cells (fewer than 256 cells along
+    /// every axis).
     #[inline]
-    fn as_slice(&self) -> &[u32] {
-        if self.len as usize <= self.inline.len() {
-            &self.inline[..self.len as usize]
-        } else {
-            &self.spill
+    fn in_cells(lo: Key<D>, hi: &Key<D>) -> Self {
+        Self {
+            lo,
+            extent: core::array::from_fn(|i| (hi[i] - lo[i]) as u8),
+            slot: IN_CELLS,
         }
     }
 
+    /// Its slot in the oversize list, if it is there.
     #[inline]
-    fn push(&mut self, id: u32) {
-        let n = self.len as usize;
-        if n < self.inline.len() {
-            self.inline[n] = id;
-        } else {
-            if n == self.inline.len() {
-                self.spill.clear();
-                self.spill.extend_from_slice(&self.inline);
-            }
-            self.spill.push(id);
-        }
-        self.len += 1;
+    fn oversize_slot(&self) -> Option<usize> {
+        (self.slot < IN_CELLS).then_some(self.slot as usize)
     }
 
-    /// Removes `id` (order not kept); whether it was there.
+    /// The highest cell of the range of an object in cells.
     #[inline]
-    fn remove(&mut self, id: u32) -> bool {
-        let n = self.len as usize;
-        if n <= self.inline.len() {
-            let Some(pos) = self.inline[..n].iter().position(|&x| x == id) else {
-                return false;
-            };
-            self.inline[pos] = self.inline[n - 1];
-        } else {
-            let Some(pos) = self.spill.iter().position(|&x| x == id) else {
-                return false;
-            };
-            self.spill.swap_remove(pos);
-            if self.spill.len() == self.inline.len() {
-                self.inline.copy_from_slice(&self.spill);
-            }
-        }
-        self.len -= 1;
-        true
+    fn hi(&self) -> Key<D> {
+        core::array::from_fn(|i| self.lo[i] + i64::from(self.extent[i]))
     }
 }
 
-#[derive(Debug, Clone)]
-struct CellData<const D: usize> {
-    key: Key<D>,
-    ids: Ids,
-}
+/// One cell's objects as a pass reads them: id, box (tight or fat), and the
+/// axes along which the cell is the lowest of the object's range.
+type Local<T, const D: usize> = (u32, BoundingBox<T, D>, u32);
 
 /// The persistent pair state of [`Grid::candidate_pairs`]: the sorted set of
 /// pairs whose *fat* boxes overlap, the move buffer (objects whose fat box
@@ -205,20 +212,25 @@ struct PairState<T: Real, const D: usize> {
     fat: Vec<(u32, u32)>,
     /// The merge target of an incremental update (swapped with `fat`).
     spare: Vec<(u32, u32)>,
-    /// The new fat pairs of the moved objects.
-    fresh: Vec<(u32, u32)>,
     /// The move buffer: ids whose pairs must be recomputed, each once.
     moved: Vec<u32>,
     /// By id: whether the id is in `moved`.
     flag: Vec<bool>,
     /// The whole set must be rebuilt by the full cell pass.
     rebuild: bool,
-    /// Scratch of the full cell pass: one cell's objects (id, fat box,
-    /// lowest cell).
-    local: Vec<(u32, BoundingBox<T, D>, Key<D>)>,
-    /// The radix sort's keys and digit counters.
+    /// Re-filings, insertions and removals since the last query.
+    refiled: usize,
+    /// Whether the frame before the last query was a mass move (more
+    /// re-filings than the threshold): then the next re-filing sets the
+    /// store aside at once, expecting another.
+    mass: bool,
+    /// Scratch of the cell pass: one cell's objects.
+    local: Vec<Local<T, D>>,
+    /// Pairs packed in 64-bit keys, the radix sort's other buffer and its
+    /// digit counters.
     keys: Vec<u64>,
-    counts: Vec<usize>,
+    scratch: Vec<u64>,
+    counts: Vec<u32>,
 }
 
 impl<T: Real, const D: usize> Default for PairState<T, D> {
@@ -226,12 +238,14 @@ impl<T: Real, const D: usize> Default for PairState<T, D> {
         Self {
             fat: Vec::new(),
             spare: Vec::new(),
-            fresh: Vec::new(),
             moved: Vec::new(),
             flag: Vec::new(),
             rebuild: false,
+            refiled: 0,
+            mass: false,
             local: Vec::new(),
             keys: Vec::new(),
+            scratch: Vec::new(),
             counts: Vec::new(),
         }
     }
@@ -306,57 +320,50 @@ pub struct Grid<T: Real, const D: usize> {
     margin: T,
     /// Whether `margin` follows the cell size (set by [`Grid::new`]).
     default_margin: bool,
-    /// Occupied cells, dense; `index` maps a key to its position.
-    cells: Vec<CellData<D>>,
-    index: HashMap<Key<D>, u32, BuildCellHasher>,
-    /// By id: the tight box, the fat box it is filed by, where it is filed
-    /// (`None` for a free id).
+    /// By id: the tight box, the fat box (the tight box it had when last
+    /// filed, grown by the margin), where it is filed.
     boxes: Vec<BoundingBox<T, D>>,
     fat: Vec<BoundingBox<T, D>>,
-    filings: Vec<Option<Filing<D>>>,
+    filings: Vec<Filing<D>>,
     oversize: Vec<u32>,
     len: usize,
-    /// Cells in `cells` that hold no id (kept to avoid hash churn).
-    empty_cells: usize,
+    /// Filled by [`Grid::from_boxes`] and unchanged since: every fat box is
+    /// its box grown by the margin.
+    bulk: bool,
+    /// The cell store, built on first use and set aside after a mass move
+    /// (module notes, "Built lazily, rebuilt in bulk").
+    store: OnceLock<Cells<T, D>>,
+    /// The buffers of a store set aside, for the next build.
+    spare: Mutex<Option<Cells<T, D>>>,
     /// The fat pair set, the move buffer and the buffers of
     /// `candidate_pairs`, kept between calls so that a frame allocates nothing
     /// once warm (a lock because `candidate_pairs` takes `&self`).
     pairs: Mutex<PairState<T, D>>,
-    /// A box of cell keys holding every occupied cell (`lo > hi` on every
-    /// axis when there is none), which bounds the ray walk and the ring
-    /// search. It grows as cells are created and is tightened to the exact
-    /// bounds whenever [`candidate_pairs`](Self::candidate_pairs) passes over
-    /// every cell (hence atomics: that takes `&self`); in between it may be
-    /// larger than needed, never smaller.
-    occupied_lo: [AtomicI64; D],
-    occupied_hi: [AtomicI64; D],
 }
 
 impl<T: Real, const D: usize> Clone for Grid<T, D> {
     fn clone(&self) -> Self {
+        let store = OnceLock::new();
+        if let Some(c) = self.store.get() {
+            let _ = store.set(c.clone());
+        }
         Self {
             cell_size: self.cell_size,
             inv_cell_size: self.inv_cell_size,
             margin: self.margin,
             default_margin: self.default_margin,
-            cells: self.cells.clone(),
-            index: self.index.clone(),
             boxes: self.boxes.clone(),
             fat: self.fat.clone(),
             filings: self.filings.clone(),
             oversize: self.oversize.clone(),
             len: self.len,
-            empty_cells: self.empty_cells,
+            bulk: self.bulk,
+            store,
+            spare: Mutex::new(None),
             // The copy rebuilds its pair set on its first query.
             pairs: Mutex::new(PairState {
                 rebuild: true,
                 ..PairState::default()
-            }),
-            occupied_lo: core::array::from_fn(|i| {
-                AtomicI64::new(self.occupied_lo[i].load(Ordering::Relaxed))
-            }),
-            occupied_hi: core::array::from_fn(|i| {
-                AtomicI64::new(self.occupied_hi[i].load(Ordering::Relaxed))
             }),
         }
     }
@@ -399,6 +406,47 @@ fn check_margin<T: Real>(margin: T) -> Result<(), GridError> {
 /// notes, "The margin").
 pub const DEFAULT_MARGIN_FRACTION: f64 = 0.1;
 
+/// Whether `outer` contains `inner` (closed boxes).
+#[inline]
+fn holds<T: Real, const D: usize>(outer: &BoundingBox<T, D>, inner: &BoundingBox<T, D>) -> bool {
+    (0..D).all(|k| outer.min[k] <= inner.min[k] && inner.max[k] <= outer.max[k])
+}
+
+/// `b` enlarged by `margin` on every side, clamped to the finite numbers
+/// (see [`Grid::fatten`]).
+#[inline]
+fn fatten<T: Real, const D: usize>(b: &BoundingBox<T, D>, margin: T) -> BoundingBox<T, D> {
+    let max = <T as Float>::max_value();
+    let mut f = *b;
+    for i in 0..D {
+        let lo = b.min[i] - margin;
+        let hi = b.max[i] + margin;
+        f.min[i] = if lo < -max { -max } else { lo };
+        f.max[i] = if hi > max { max } else { hi };
+    }
+    f
+}
+
+/// The bits a pair key gives the larger id: enough for every id below
+/// `ids` (at least one).
+#[inline]
+fn id_bits(ids: usize) -> u32 {
+    (usize::BITS - ids.saturating_sub(1).leading_zeros()).max(1)
+}
+
+/// The pair `(a, b)` as one number, `(min << shift) | max`: keys sort as
+/// the pairs do.
+#[inline]
+fn pack(a: u32, b: u32, shift: u32) -> u64 {
+    let (a, b) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(a) << shift) | u64::from(b)
+}
+
+#[inline]
+fn unpack(k: u64, shift: u32) -> (u32, u32) {
+    ((k >> shift) as u32, (k & ((1u64 << shift) - 1)) as u32)
+}
+
 impl<T: Real, const D: usize> Grid<T, D> {
     /// An empty grid with cells of side `cell_size` and fat boxes larger than
     /// the tight ones by [`DEFAULT_MARGIN_FRACTION`]` · cell_size` on every
@@ -438,17 +486,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
             inv_cell_size: T::one() / cell_size,
             margin,
             default_margin: false,
-            cells: Vec::new(),
-            index: HashMap::default(),
             boxes: Vec::new(),
             fat: Vec::new(),
             filings: Vec::new(),
             oversize: Vec::new(),
             len: 0,
-            empty_cells: 0,
+            bulk: false,
+            store: OnceLock::new(),
+            spare: Mutex::new(None),
             pairs: Mutex::new(PairState::default()),
-            occupied_lo: core::array::from_fn(|_| AtomicI64::new(i64::MAX)),
-            occupied_hi: core::array::from_fn(|_| AtomicI64::new(i64::MIN)),
         })
     }
 
@@ -459,11 +505,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
     }
 
     /// A grid with cells of side `cell_size` (and the margin of
-    /// [`Grid::new`]) holding `boxes`, built in bulk: every cell membership
-    /// becomes one number `(cell code, id)`, the numbers are radix-sorted,
-    /// and each run of one cell becomes that cell, so a cell costs one hash
-    /// insert instead of one per membership (module notes, "Bulk build").
-    /// The result is the grid that inserting the boxes one by one gives.
+    /// [`Grid::new`]) holding `boxes`, built in bulk: the boxes are stored by
+    /// id and the cells are built at the first query, by a counting sort of
+    /// every membership into its cell (module notes, "Built lazily, rebuilt
+    /// in bulk"); the first [`candidate_pairs`](Self::candidate_pairs) then
+    /// finds the overlapping pairs straight from the cells ("The one-shot
+    /// pass"). The result is the grid that inserting the boxes one by one
+    /// gives.
     ///
     /// ```
     /// use nalgebra::Point2;
@@ -491,16 +539,17 @@ impl<T: Real, const D: usize> Grid<T, D> {
         Ok(grid)
     }
 
-    /// Fills an empty grid with `items` (see [`Grid::from_boxes`]).
+    /// Fills an empty grid with `items` (see [`Grid::from_boxes`]): the
+    /// arrays by id only; the cell store is built at the first query.
     fn bulk_insert(
         &mut self,
         items: impl IntoIterator<Item = (u32, BoundingBox<T, D>)>,
     ) -> Result<(), GridError> {
-        debug_assert!(self.is_empty() && self.cells.is_empty());
-        // 1. Boxes, fat boxes and cell ranges; oversize objects are filed at
-        //    once. `lo`, `hi`: the bounds of every range filed in cells.
-        let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        let mut memberships = 0usize;
+        debug_assert!(self.is_empty());
+        self.set_aside();
+        let items = items.into_iter();
+        let (hint, _) = items.size_hint();
+        self.reserve_ids(hint);
         for (id, bounds) in items {
             if !bounds.is_valid() {
                 return Err(GridError::InvalidBounds { id });
@@ -508,110 +557,36 @@ impl<T: Real, const D: usize> Grid<T, D> {
             if self.filing(id).is_some() {
                 return Err(GridError::DuplicateId { id });
             }
-            let i = id as usize;
-            if i >= self.filings.len() {
-                self.filings.resize(i + 1, None);
-                self.boxes.resize(i + 1, bounds);
-                self.fat.resize(i + 1, bounds);
-            }
-            let fat = self.fatten(&bounds);
-            let (flo, fhi) = (self.key(&fat.min), self.key(&fat.max));
-            let span = Self::span(&flo, &fhi);
-            let oversize_slot = if span > MAX_CELLS_PER_OBJECT {
-                self.oversize.push(id);
-                Some(self.oversize.len() - 1)
-            } else {
-                memberships += span as usize;
-                for k in 0..D {
-                    lo[k] = lo[k].min(flo[k]);
-                    hi[k] = hi[k].max(fhi[k]);
-                }
-                None
-            };
-            self.filings[i] = Some(Filing {
-                lo: flo,
-                hi: fhi,
-                oversize_slot,
-            });
-            self.boxes[i] = bounds;
-            self.fat[i] = fat;
+            self.make_room(id, &bounds);
+            self.file(id, bounds);
+            self.boxes[id as usize] = bounds;
             self.len += 1;
         }
-        let st = self.pairs.get_mut().unwrap_or_else(|e| e.into_inner());
-        st.flag.resize(self.filings.len().max(st.flag.len()), false);
+        let n = self.filings.len();
+        let st = self.pair_state();
+        st.flag.resize(n.max(st.flag.len()), false);
+        st.clear_moved();
         st.rebuild = true;
-        if memberships == 0 {
-            return Ok(());
-        }
-        // 2. A cell's code: its offset in the box `lo..=hi`, axis 0 fastest.
-        //    When the box has more than 2³² cells the codes do not fit beside
-        //    the ids: file one by one instead.
-        let mut strides = [0u64; D];
-        let mut cells_in_box: u128 = 1;
-        for k in 0..D {
-            strides[k] = cells_in_box as u64;
-            cells_in_box *= (i128::from(hi[k]) - i128::from(lo[k]) + 1) as u128;
-            if cells_in_box > 1 << 32 {
-                for id in 0..self.filings.len() as u32 {
-                    if let Some(f) = self.filing(id).copied() {
-                        if f.oversize_slot.is_none() {
-                            for_each_cell(&f.lo, &f.hi, |c| self.enter_cell(c, id));
-                        }
-                    }
-                }
-                return Ok(());
-            }
-        }
-        // 3. One number per membership, radix-sorted: the runs are the cells,
-        //    in code order, each listing its ids in increasing order.
-        let mut codes: Vec<u64> = Vec::with_capacity(2 * memberships);
-        for (id, f) in self.filings.iter().enumerate() {
-            let Some(f) = f.filter(|f| f.oversize_slot.is_none()) else {
-                continue;
-            };
-            let id = id as u64;
-            for_each_cell(&f.lo, &f.hi, |c| {
-                let code = (0..D).fold(0u64, |sum, k| sum + (c[k] - lo[k]) as u64 * strides[k]);
-                codes.push((code << 32) | id);
-            });
-        }
-        if memberships < 1 << 13 {
-            // Below this, clearing the 2¹⁶ counters costs more than comparing.
-            codes.sort_unstable();
-        } else {
-            radix_sort_u64(&mut codes, memberships, &mut Vec::new());
-        }
-        // 4. The cells.
-        let cells = 1 + codes
-            .windows(2)
-            .filter(|w| w[0] >> 32 != w[1] >> 32)
-            .count();
-        self.cells.reserve(cells);
-        self.index.reserve(cells);
-        let mut start = 0;
-        while start < codes.len() {
-            let code = codes[start] >> 32;
-            let mut end = start + 1;
-            while end < codes.len() && codes[end] >> 32 == code {
-                end += 1;
-            }
-            let mut rest = code;
-            let key: Key<D> = core::array::from_fn(|k| {
-                let width = (hi[k] - lo[k] + 1) as u64;
-                let c = lo[k] + (rest % width) as i64;
-                rest /= width;
-                c
-            });
-            let mut ids = Ids::default();
-            for &c in &codes[start..end] {
-                ids.push(c as u32);
-            }
-            self.index.insert(key, self.cells.len() as u32);
-            self.cells.push(CellData { key, ids });
-            start = end;
-        }
-        self.tighten_occupied(&lo, &hi);
+        self.bulk = true;
         Ok(())
+    }
+
+    /// Reserves room in the arrays by id for `n` more ids.
+    fn reserve_ids(&mut self, n: usize) {
+        self.filings.reserve(n);
+        self.boxes.reserve(n);
+        self.fat.reserve(n);
+    }
+
+    /// Grows the arrays by id to hold `id` (filling with `bounds`).
+    #[inline]
+    fn make_room(&mut self, id: u32, bounds: &BoundingBox<T, D>) {
+        let i = id as usize;
+        if i >= self.filings.len() {
+            self.filings.resize(i + 1, Filing::FREE_ID);
+            self.boxes.resize(i + 1, *bounds);
+            self.fat.resize(i + 1, *bounds);
+        }
     }
 
     /// A cell size suited to these boxes: twice the median of their largest
@@ -656,9 +631,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         } else {
             Self::with_margin(cell_size, self.margin)?
         };
-        for (id, b) in items {
-            fresh.insert(id, b)?;
-        }
+        fresh.bulk_insert(items)?;
         *self = fresh;
         Ok(())
     }
@@ -701,12 +674,99 @@ impl<T: Real, const D: usize> Grid<T, D> {
             .iter()
             .zip(&self.boxes)
             .enumerate()
-            .filter_map(|(i, (f, b))| f.map(|_| (i as u32, b)))
+            .filter_map(|(i, (f, b))| (f.slot != FREE).then_some((i as u32, b)))
     }
 
     #[inline]
     fn filing(&self, id: u32) -> Option<&Filing<D>> {
-        self.filings.get(id as usize).and_then(Option::as_ref)
+        self.filings.get(id as usize).filter(|f| f.slot != FREE)
+    }
+
+    /// The range of cells of a live object, `(lo, hi)`.
+    #[inline]
+    fn range(&self, id: u32, f: &Filing<D>) -> (Key<D>, Key<D>) {
+        if f.slot == IN_CELLS {
+            (f.lo, f.hi())
+        } else {
+            (f.lo, self.key(&self.fat[id as usize].max))
+        }
+    }
+
+    /// The cell store, built if it is not there (module notes, "Built
+    /// lazily, rebuilt in bulk").
+    #[inline]
+    fn cells(&self) -> &Cells<T, D> {
+        self.store.get_or_init(|| self.build_cells())
+    }
+
+    /// A store built in bulk from the arrays by id, in the buffers of the
+    /// last store set aside. When every object's fat box is its box grown
+    /// by the margin (nothing moved inside its fat box since it was filed),
+    /// the records carry the tight boxes (`Cells::tight`: "The one-shot
+    /// pass"), else the fat boxes.
+    #[cold]
+    fn build_cells(&self) -> Cells<T, D> {
+        let mut cells = self
+            .spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .unwrap_or_default();
+        let tight = self.bulk
+            || self
+                .filings
+                .iter()
+                .zip(self.boxes.iter().zip(&self.fat))
+                .all(|(f, (b, fat))| f.slot != IN_CELLS || *fat == self.fatten(b));
+        let source = if tight { &self.boxes } else { &self.fat };
+        cells.rebuild(&self.filings, source, tight);
+        cells
+    }
+
+    /// Sets the store aside (keeping its buffers) and marks the pair set for
+    /// a rebuild.
+    fn set_aside(&mut self) {
+        if let Some(c) = self.store.take() {
+            *self.spare.get_mut().unwrap_or_else(|e| e.into_inner()) = Some(c);
+        }
+        let st = self.pair_state();
+        st.clear_moved();
+        st.rebuild = true;
+    }
+
+    /// Records that `id` was re-filed, inserted or removed: the move buffer,
+    /// and the store set aside past the mass-move threshold, or at once when
+    /// the last frame was a mass move (module notes, "Built lazily, rebuilt
+    /// in bulk").
+    #[inline]
+    fn moved(&mut self, id: u32) {
+        let limit = self.mass_limit();
+        let st = self.pair_state();
+        st.mark(id);
+        st.refiled += 1;
+        if (st.refiled > limit || st.mass) && self.store.get().is_some() {
+            self.set_aside();
+        }
+    }
+
+    /// The number of re-filings between two queries past which the store is
+    /// set aside.
+    #[inline]
+    fn mass_limit(&self) -> usize {
+        (self.len / INCREMENTAL_FRACTION).max(STALE_MIN)
+    }
+
+    /// Before any change of an object: a store fresh from a bulk build is
+    /// made ready for changes (`Cells::settle`).
+    #[inline]
+    fn touch(&mut self) {
+        self.bulk = false;
+        let margin = self.margin;
+        if let Some(c) = self.store.get_mut() {
+            if c.tight || c.csr {
+                c.settle(|b| fatten(b, margin));
+            }
+        }
     }
 
     /// The cell coordinate of `x`: `floor(x / s)`, saturated. The floor is done
@@ -720,9 +780,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         } else if c <= -limit {
             -COORD_LIMIT
         } else {
-            // |c| < 2⁶²: the truncation fits; step down for negative non-integers.
+            // |c| < 2⁶²: the truncation fits; step down for negative
+            // non-integers. `t` converts back exactly (below 2^mantissa it
+            // is a small integer, above it `c` was an integer).
             let t = num_traits::ToPrimitive::to_i64(&c).unwrap_or(0);
-            if T::lit(t as f64) > c { t - 1 } else { t }
+            let back: T = num_traits::NumCast::from(t).unwrap_or(c);
+            if back > c { t - 1 } else { t }
         }
     }
 
@@ -731,10 +794,15 @@ impl<T: Real, const D: usize> Grid<T, D> {
         core::array::from_fn(|i| self.coord(p[i]))
     }
 
+    /// The number of cells in the box of keys `lo..=hi` (`lo ≤ hi`), saturated
+    /// at `u64::MAX` (keys lie within `±2⁶²`, so each width fits).
+    #[inline]
     fn span(lo: &Key<D>, hi: &Key<D>) -> u128 {
-        (0..D).fold(1u128, |n, i| {
-            n.saturating_mul((i128::from(hi[i]) - i128::from(lo[i]) + 1) as u128)
-        })
+        let mut n = 1u64;
+        for i in 0..D {
+            n = n.saturating_mul(hi[i].wrapping_sub(lo[i]) as u64 + 1);
+        }
+        u128::from(n)
     }
 
     /// Inserts object `id` with its bounding box.
@@ -750,19 +818,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if self.filing(id).is_some() {
             return Err(GridError::DuplicateId { id });
         }
-        let i = id as usize;
-        if i >= self.filings.len() {
-            self.filings.resize(i + 1, None);
-            self.boxes.resize(i + 1, bounds);
-            self.fat.resize(i + 1, bounds);
-        }
-        let fat = self.fatten(&bounds);
-        let filing = self.file(id, &fat);
-        self.filings[i] = Some(filing);
-        self.boxes[i] = bounds;
-        self.fat[i] = fat;
+        self.touch();
+        self.make_room(id, &bounds);
         self.len += 1;
-        self.pair_state().mark(id);
+        self.moved(id);
+        self.file(id, bounds);
+        self.boxes[id as usize] = bounds;
         Ok(())
     }
 
@@ -778,139 +839,65 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// for `max + margin`.
     #[inline]
     fn fatten(&self, b: &BoundingBox<T, D>) -> BoundingBox<T, D> {
-        let max = <T as Float>::max_value();
-        let mut f = *b;
-        for i in 0..D {
-            f.min[i] = Float::max(b.min[i] - self.margin, -max);
-            f.max[i] = Float::min(b.max[i] + self.margin, max);
-        }
-        f
+        fatten(b, self.margin)
     }
 
-    /// Puts `id` into the cells (or the oversize list) for `bounds`.
-    fn file(&mut self, id: u32, bounds: &BoundingBox<T, D>) -> Filing<D> {
-        let (lo, hi) = (self.key(&bounds.min), self.key(&bounds.max));
-        let oversize_slot = if Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT {
-            self.oversize.push(id);
-            Some(self.oversize.len() - 1)
+    /// The fat box of a record of `cells` (which carries the tight box while
+    /// the store is fresh from a bulk build, the fat box otherwise).
+    #[inline]
+    pub(crate) fn record_fat(&self, cells: &Cells<T, D>, m: &Member<T, D>) -> BoundingBox<T, D> {
+        if cells.tight {
+            self.fatten(&m.bx)
         } else {
-            for_each_cell(&lo, &hi, |k| self.enter_cell(k, id));
-            None
+            m.bx
+        }
+    }
+
+    /// Files `id` with box `bounds`: the fat box, the cell range, and the
+    /// cells of the store if it is built (or the oversize list). The store
+    /// carries fat boxes (callers `touch` first).
+    fn file(&mut self, id: u32, bounds: BoundingBox<T, D>) {
+        let i = id as usize;
+        let fat = self.fatten(&bounds);
+        let (lo, hi) = (self.key(&fat.min), self.key(&fat.max));
+        self.filings[i] = if Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT {
+            self.oversize.push(id);
+            Filing {
+                lo,
+                extent: [0; D],
+                slot: (self.oversize.len() - 1) as u32,
+            }
+        } else {
+            if let Some(cells) = self.store.get_mut() {
+                for_each_cell(&lo, &hi, |k| {
+                    cells.enter(k, Member::new(id, &k, &lo, &hi, fat));
+                });
+            }
+            Filing::in_cells(lo, &hi)
         };
-        Filing {
-            lo,
-            hi,
-            oversize_slot,
-        }
+        self.fat[i] = fat;
     }
 
-    /// The ids in cell `k`, or `None` if it holds none.
-    #[inline]
-    pub(crate) fn cell_ids(&self, k: &Key<D>) -> Option<&[u32]> {
-        let &at = self.index.get(k)?;
-        let ids = self.cells[at as usize].ids.as_slice();
-        (!ids.is_empty()).then_some(ids)
-    }
-
-    #[inline]
-    fn enter_cell(&mut self, k: Key<D>, id: u32) {
-        let cells = &mut self.cells;
-        let mut created = false;
-        let at = *self.index.entry(k).or_insert_with(|| {
-            created = true;
-            cells.push(CellData {
-                key: k,
-                ids: Ids::default(),
-            });
-            (cells.len() - 1) as u32
-        });
-        let ids = &mut self.cells[at as usize].ids;
-        let was_empty = ids.len == 0;
-        ids.push(id);
-        if was_empty {
-            if !created {
-                self.empty_cells -= 1;
-            }
-            // A new cell, or a kept empty one, possibly outside the occupied
-            // box (which a full pass tightens to the non-empty cells).
-            for (i, &x) in k.iter().enumerate() {
-                let lo = self.occupied_lo[i].get_mut();
-                *lo = (*lo).min(x);
-                let hi = self.occupied_hi[i].get_mut();
-                *hi = (*hi).max(x);
-            }
-        }
-    }
-
-    /// The box of cell keys holding every occupied cell, or `None` when no
-    /// cell is occupied (see the field's note: possibly larger than the
-    /// occupied cells' exact bounds).
-    #[inline]
-    fn occupied(&self) -> Option<(Key<D>, Key<D>)> {
-        if self.cells.len() == self.empty_cells {
-            return None;
-        }
-        let lo: Key<D> = core::array::from_fn(|i| self.occupied_lo[i].load(Ordering::Relaxed));
-        let hi: Key<D> = core::array::from_fn(|i| self.occupied_hi[i].load(Ordering::Relaxed));
-        (0..D).all(|i| lo[i] <= hi[i]).then_some((lo, hi))
-    }
-
-    /// Sets the occupied box to exactly the occupied cells' bounds.
-    fn tighten_occupied(&self, lo: &Key<D>, hi: &Key<D>) {
-        for i in 0..D {
-            self.occupied_lo[i].store(lo[i], Ordering::Relaxed);
-            self.occupied_hi[i].store(hi[i], Ordering::Relaxed);
-        }
-    }
-
-    fn leave_cell(&mut self, k: Key<D>, id: u32) {
-        let Some(&at) = self.index.get(&k) else {
-            return;
-        };
-        let cell = &mut self.cells[at as usize];
-        if cell.ids.remove(id) && cell.ids.len == 0 {
-            // The empty cell is kept (objects tend to come back: no hash
-            // churn) until empty cells are the majority.
-            self.empty_cells += 1;
-            if self.empty_cells == self.cells.len() {
-                self.tighten_occupied(&[i64::MAX; D], &[i64::MIN; D]);
-            }
-            if self.empty_cells > COMPACT_MIN && 2 * self.empty_cells > self.cells.len() {
-                self.compact();
-            }
-        }
-    }
-
-    /// Drops the empty cells and rebuilds the index (which also clears the
-    /// hash table of deleted entries). Linear in the cells; called when more
-    /// than half are empty, so its cost is constant per emptied cell.
-    fn compact(&mut self) {
-        self.cells.retain(|c| c.ids.len > 0);
-        self.index.clear();
-        for (at, c) in self.cells.iter().enumerate() {
-            self.index.insert(c.key, at as u32);
-        }
-        self.empty_cells = 0;
-    }
-
-    /// Takes `id` out of its cells (or the oversize list).
+    /// Takes `id` out of its cells (if the store is built) or the oversize
+    /// list.
     fn unfile(&mut self, id: u32, filing: &Filing<D>) {
-        if let Some(slot) = filing.oversize_slot {
+        if let Some(slot) = filing.oversize_slot() {
             self.oversize.swap_remove(slot);
             if let Some(&moved) = self.oversize.get(slot) {
-                if let Some(Some(f)) = self.filings.get_mut(moved as usize) {
-                    f.oversize_slot = Some(slot);
+                if let Some(f) = self.filings.get_mut(moved as usize) {
+                    f.slot = slot as u32;
                 }
             }
-        } else {
-            for_each_cell(&filing.lo, &filing.hi, |k| self.leave_cell(k, id));
+        } else if let Some(cells) = self.store.get_mut() {
+            for_each_cell(&filing.lo, &filing.hi(), |k| cells.leave(&k, id));
         }
     }
 
     /// Moves object `id` to a new bounding box. Inside its fat box this is a
-    /// box copy; otherwise the fat box is rebuilt around the new box, the
-    /// object goes into the move buffer, and only the cells it left and
-    /// entered are touched.
+    /// box copy; otherwise the object is re-filed with the new box (module
+    /// notes, "Fat boxes"), and goes into the move buffer (while the cell
+    /// store is set aside after a mass move, re-filing costs a few box
+    /// copies; "Built lazily, rebuilt in bulk").
     ///
     /// # Errors
     /// [`GridError::InvalidBounds`], [`GridError::UnknownId`]; the grid is
@@ -923,43 +910,42 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return Err(GridError::UnknownId { id });
         };
         let i = id as usize;
+        self.touch();
         self.boxes[i] = bounds;
-        let fat = &self.fat[i];
-        if (0..D).all(|k| fat.min[k] <= bounds.min[k] && bounds.max[k] <= fat.max[k]) {
+        if holds(&self.fat[i], &bounds) {
             // Still inside its fat box: nothing else changes.
             return Ok(());
         }
+        self.moved(id);
         let fat = self.fatten(&bounds);
-        self.fat[i] = fat;
-        self.pair_state().mark(id);
         let (lo, hi) = (self.key(&fat.min), self.key(&fat.max));
-        if lo == old.lo && hi == old.hi {
-            return Ok(());
-        }
-        let now_oversize = Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT;
-        let filing = if old.oversize_slot.is_none() && !now_oversize {
-            // Leave the cells of the old range that are not in the new one, then
-            // enter the new ones that were not in the old.
-            for_each_cell(&old.lo, &old.hi, |k| {
-                if !contains(&lo, &hi, &k) {
-                    self.leave_cell(k, id);
-                }
-            });
-            for_each_cell(&lo, &hi, |k| {
-                if !contains(&old.lo, &old.hi, &k) {
-                    self.enter_cell(k, id);
-                }
-            });
-            Filing {
-                lo,
-                hi,
-                oversize_slot: None,
+        let in_cells = Self::span(&lo, &hi) <= MAX_CELLS_PER_OBJECT;
+        match self.store.get_mut() {
+            Some(cells) if old.slot == IN_CELLS && in_cells => {
+                // Leave the cells of the old range that are not in the new
+                // one; rewrite the records of the cells kept; enter the new.
+                let (olo, ohi) = (old.lo, old.hi());
+                for_each_cell(&olo, &ohi, |k| {
+                    if !contains(&lo, &hi, &k) {
+                        cells.leave(&k, id);
+                    }
+                });
+                for_each_cell(&lo, &hi, |k| {
+                    let m = Member::new(id, &k, &lo, &hi, fat);
+                    if contains(&olo, &ohi, &k) {
+                        cells.rewrite(&k, m);
+                    } else {
+                        cells.enter(k, m);
+                    }
+                });
+                self.filings[i] = Filing::in_cells(lo, &hi);
+                self.fat[i] = fat;
             }
-        } else {
-            self.unfile(id, &old);
-            self.file(id, &fat)
-        };
-        self.filings[i] = Some(filing);
+            _ => {
+                self.unfile(id, &old);
+                self.file(id, bounds);
+            }
+        }
         Ok(())
     }
 
@@ -971,11 +957,13 @@ impl<T: Real, const D: usize> Grid<T, D> {
         let Some(old) = self.filing(id).copied() else {
             return Err(GridError::UnknownId { id });
         };
+        let i = id as usize;
+        self.touch();
         self.unfile(id, &old);
-        self.filings[id as usize] = None;
+        self.filings[i] = Filing::FREE_ID;
         self.len -= 1;
-        self.pair_state().mark(id);
-        Ok(self.boxes[id as usize])
+        self.moved(id);
+        Ok(self.boxes[i])
     }
 
     /// Every pair of objects whose boxes overlap (touching counts), each once as
@@ -984,15 +972,32 @@ impl<T: Real, const D: usize> Grid<T, D> {
     ///
     /// The persistent set of fat-box pairs is brought up to date first: from
     /// the moved objects alone when few moved, by a pass over every cell
-    /// otherwise; the answer is that set filtered by the tight boxes.
+    /// otherwise; the answer is that set filtered by the tight boxes. Right
+    /// after a bulk build (module notes, "The one-shot pass") the pass finds
+    /// the tight pairs directly.
     pub fn candidate_pairs(&self, out: &mut Vec<(u32, u32)>) {
         out.clear();
+        let cells = self.cells();
         let mut guard = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
+        let shift = id_bits(self.filings.len());
+        st.mass = st.refiled > self.mass_limit();
+        st.refiled = 0;
         if st.rebuild || st.moved.len() > self.len / INCREMENTAL_FRACTION {
-            self.full_pass(st);
+            if cells.tight {
+                // The records carry the tight boxes: answer from them; the
+                // fat set waits for the first pass after a change.
+                self.full_pass(cells, st, true, shift);
+                out.extend(st.keys.iter().map(|&k| unpack(k, shift)));
+                st.clear_moved();
+                st.rebuild = true;
+                return;
+            }
+            self.full_pass(cells, st, false, shift);
+            st.fat.clear();
+            st.fat.extend(st.keys.iter().map(|&k| unpack(k, shift)));
         } else if !st.moved.is_empty() {
-            self.incremental_pass(st);
+            self.incremental_pass(cells, st, shift);
         }
         st.clear_moved();
         st.rebuild = false;
@@ -1024,122 +1029,155 @@ impl<T: Real, const D: usize> Grid<T, D> {
         out.par_extend(fat.par_iter().filter(keep).copied());
     }
 
-    /// Rebuilds the fat pair set by a pass over every cell (module notes,
-    /// "Each pair once"), and tightens the occupied box.
-    fn full_pass(&self, st: &mut PairState<T, D>) {
+    /// Every pair over every cell and the oversize list into `st.keys`,
+    /// packed and sorted: the pairs whose tight boxes overlap (`tight`, when
+    /// the records carry the tight boxes) or whose fat boxes do. The fat
+    /// pass tightens the occupied box (the tight one comes right after a
+    /// bulk build, which set it exactly).
+    fn full_pass(&self, cells: &Cells<T, D>, st: &mut PairState<T, D>, tight: bool, shift: u32) {
         let PairState {
-            fat,
             local,
             keys,
+            scratch,
             counts,
             ..
         } = st;
-        let (lo, hi) = self.all_fat_pairs(fat, local, keys, counts);
-        self.tighten_occupied(&lo, &hi);
-    }
-
-    /// Every fat pair, sorted, into `fat` (cleared first); returns the bounds
-    /// of the occupied cells.
-    fn all_fat_pairs(
-        &self,
-        fat: &mut Vec<(u32, u32)>,
-        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
-        keys: &mut Vec<u64>,
-        counts: &mut Vec<usize>,
-    ) -> (Key<D>, Key<D>) {
-        fat.clear();
-        let bounds = self.cell_pairs(fat, local);
+        keys.clear();
+        // About one pair per object in a game scene: grow once at most.
+        keys.reserve(self.len);
+        let (lo, hi) = self.cell_pairs(cells, tight, shift, keys, local);
         for &o in &self.oversize {
             // Two oversize objects: report from the smaller id only.
-            let skip = |b: u32| b < o && self.filing(b).is_some_and(|f| f.oversize_slot.is_some());
-            self.oversize_pairs(o, skip, fat);
+            let skip =
+                |b: u32| b < o && self.filing(b).is_some_and(|f| f.oversize_slot().is_some());
+            self.oversize_pairs(cells, o, skip, tight, &mut |a, b| {
+                keys.push(pack(a, b, shift));
+            });
         }
-        radix_sort_pairs(fat, keys, counts);
-        bounds
+        radix_sort(keys, scratch, counts);
+        if !tight {
+            cells.tighten_occupied(&lo, &hi);
+        }
     }
 
-    /// Pushes the fat pairs of oversize object `o` with every object `b`
-    /// but `o` and those `skip(b)` refuses, each once: the other oversize
-    /// objects by box; the filed ones through the cells of `o`'s range when
-    /// it has no more cells than the grid (reported from the owning cell, as
-    /// in the cell pass: `max(lo_o, lo_b)` lies in both ranges), else by a
-    /// scan of every object.
-    fn oversize_pairs(&self, o: u32, skip: impl Fn(u32) -> bool, out: &mut Vec<(u32, u32)>) {
+    /// Every fat pair, sorted (for `validate`).
+    fn fat_pairs_reference(&self, cells: &Cells<T, D>) -> Vec<(u32, u32)> {
+        let mut st = PairState::default();
+        let shift = id_bits(self.filings.len());
+        self.full_pass(cells, &mut st, false, shift);
+        st.keys.iter().map(|&k| unpack(k, shift)).collect()
+    }
+
+    /// Calls `out` with the pairs of oversize object `o` with every object
+    /// `b` but `o` and those `skip(b)` refuses, each once, whose fat boxes
+    /// overlap (tight boxes if `tight`): the other oversize objects by box;
+    /// the filed ones through the cells of `o`'s range when it has no more
+    /// cells than the grid (reported from the owning cell, as in the cell
+    /// pass), else by a scan of every object.
+    fn oversize_pairs(
+        &self,
+        cells: &Cells<T, D>,
+        o: u32,
+        skip: impl Fn(u32) -> bool,
+        tight: bool,
+        out: &mut impl FnMut(u32, u32),
+    ) {
         let Some(fo) = self.filing(o).copied() else {
             return;
         };
-        let big = &self.fat[o as usize];
-        let pair = |b: u32| if o < b { (o, b) } else { (b, o) };
+        let (olo, ohi) = self.range(o, &fo);
+        let by_id = |b: u32| {
+            if tight {
+                &self.boxes[b as usize]
+            } else {
+                &self.fat[b as usize]
+            }
+        };
+        let big = *by_id(o);
         for &b in &self.oversize {
-            if b != o && !skip(b) && big.intersects(&self.fat[b as usize]) {
-                out.push(pair(b));
+            if b != o && !skip(b) && big.intersects(by_id(b)) {
+                out(o, b);
             }
         }
-        if Self::span(&fo.lo, &fo.hi) <= self.cells.len() as u128 {
-            for_each_cell(&fo.lo, &fo.hi, |k| {
-                let Some(ids) = self.cell_ids(&k) else {
+        let all = all_axes::<D>();
+        if Self::span(&olo, &ohi) <= cells.count() as u128 {
+            for_each_cell(&olo, &ohi, |k| {
+                let Some(ms) = cells.get(&k) else {
                     return;
                 };
-                for &b in ids {
-                    if !skip(b)
-                        && Self::owns(&k, &fo.lo, &self.low(b))
-                        && big.intersects(&self.fat[b as usize])
-                    {
-                        out.push(pair(b));
+                let firsts = firsts_of(&k, &olo);
+                for m in ms {
+                    if !skip(m.id) && firsts | m.firsts() == all {
+                        let b = if tight {
+                            m.bx
+                        } else {
+                            self.record_fat(cells, m)
+                        };
+                        if big.intersects(&b) {
+                            out(o, m.id);
+                        }
                     }
                 }
             });
         } else {
-            for (b, (f, fb)) in self.filings.iter().zip(&self.fat).enumerate() {
+            for (b, f) in self.filings.iter().enumerate() {
                 let b = b as u32;
-                if f.is_some_and(|f| f.oversize_slot.is_none()) && !skip(b) && big.intersects(fb) {
-                    out.push(pair(b));
+                if f.slot == IN_CELLS && !skip(b) && big.intersects(by_id(b)) {
+                    out(o, b);
                 }
             }
         }
     }
 
-    /// Pushes the fat pairs found in the cells (each once, by the owning
-    /// cell) to `fat`; returns the bounds of the occupied cells.
+    /// Pushes the pairs found in the cells (each once, by the owning cell)
+    /// to `keys`; returns the bounds of the occupied cells.
     #[cfg(not(feature = "rayon"))]
     fn cell_pairs(
         &self,
-        fat: &mut Vec<(u32, u32)>,
-        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+        cells: &Cells<T, D>,
+        tight: bool,
+        shift: u32,
+        keys: &mut Vec<u64>,
+        local: &mut Vec<Local<T, D>>,
     ) -> (Key<D>, Key<D>) {
-        self.cells_pairs_serial(&self.cells, fat, local)
+        self.cells_pairs_serial(cells, 0..cells.slots(), tight, shift, keys, local)
     }
 
-    /// Pushes the fat pairs found in the cells (each once, by the owning
-    /// cell) to `fat`, chunks of cells in parallel; returns the bounds of the
+    /// Pushes the pairs found in the cells (each once, by the owning cell)
+    /// to `keys`, chunks of cells in parallel; returns the bounds of the
     /// occupied cells. The order differs from the serial pass, but the set
     /// is the same and is sorted afterwards.
     #[cfg(feature = "rayon")]
     fn cell_pairs(
         &self,
-        fat: &mut Vec<(u32, u32)>,
-        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+        cells: &Cells<T, D>,
+        tight: bool,
+        shift: u32,
+        keys: &mut Vec<u64>,
+        local: &mut Vec<Local<T, D>>,
     ) -> (Key<D>, Key<D>) {
         use rayon::prelude::*;
-        if self.cells.len() < PARALLEL_MIN {
-            return self.cells_pairs_serial(&self.cells, fat, local);
+        let slots = cells.slots();
+        if slots < PARALLEL_MIN {
+            return self.cells_pairs_serial(cells, 0..slots, tight, shift, keys, local);
         }
-        let chunk = self.cells.len().div_ceil(4 * rayon::current_num_threads());
+        let chunk = slots.div_ceil(4 * rayon::current_num_threads());
         /// One chunk's pairs and the bounds of its cells.
-        type Part<const D: usize> = (Vec<(u32, u32)>, Key<D>, Key<D>);
-        let parts: Vec<Part<D>> = self
-            .cells
-            .par_chunks(chunk)
-            .map(|cells| {
+        type Part<const D: usize> = (Vec<u64>, Key<D>, Key<D>);
+        let parts: Vec<Part<D>> = (0..slots.div_ceil(chunk))
+            .into_par_iter()
+            .map(|p| {
                 let mut v = Vec::new();
-                let (lo, hi) = self.cells_pairs_serial(cells, &mut v, &mut Vec::new());
+                let part = p * chunk..((p + 1) * chunk).min(slots);
+                let (lo, hi) =
+                    self.cells_pairs_serial(cells, part, tight, shift, &mut v, &mut Vec::new());
                 (v, lo, hi)
             })
             .collect();
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        fat.reserve(parts.iter().map(|p| p.0.len()).sum());
+        keys.reserve(parts.iter().map(|p| p.0.len()).sum());
         for (v, l, h) in parts {
-            fat.extend_from_slice(&v);
+            keys.extend_from_slice(&v);
             for i in 0..D {
                 lo[i] = lo[i].min(l[i]);
                 hi[i] = hi[i].max(h[i]);
@@ -1148,40 +1186,54 @@ impl<T: Real, const D: usize> Grid<T, D> {
         (lo, hi)
     }
 
-    /// The cell pass over `cells`: pushes each fat pair it owns to `fat`;
-    /// returns the bounds of the cells' keys.
+    /// The cell pass over the slots `part` of `cells`: pushes each pair it
+    /// owns to `keys`; returns the bounds of the non-empty cells' keys.
     fn cells_pairs_serial(
         &self,
-        cells: &[CellData<D>],
-        fat: &mut Vec<(u32, u32)>,
-        local: &mut Vec<(u32, BoundingBox<T, D>, Key<D>)>,
+        cells: &Cells<T, D>,
+        part: core::ops::Range<usize>,
+        tight: bool,
+        shift: u32,
+        keys: &mut Vec<u64>,
+        local: &mut Vec<Local<T, D>>,
     ) -> (Key<D>, Key<D>) {
-        // Each cell's objects are copied once into a small local buffer (box and
-        // lowest cell), so the pair loop reads contiguous memory instead of
-        // looking both objects up for every pair.
+        let all = all_axes::<D>();
         let (mut lo, mut hi) = ([i64::MAX; D], [i64::MIN; D]);
-        for cell in cells {
-            let ids = cell.ids.as_slice();
-            if ids.is_empty() {
-                continue;
-            }
+        if tight {
+            // The records carry the tight boxes: read them as they lie. (The
+            // store was just built in bulk, so the occupied box is exact.)
+            cells.each_run_in(part, |ms| {
+                for (x, a) in ms.iter().enumerate() {
+                    for b in &ms[x + 1..] {
+                        if a.bx.intersects(&b.bx) && a.owns_with(b) {
+                            keys.push(pack(a.id, b.id, shift));
+                        }
+                    }
+                }
+            });
+            return (lo, hi);
+        }
+        cells.each_in(part, |key, ms| {
             for i in 0..D {
-                lo[i] = lo[i].min(cell.key[i]);
-                hi[i] = hi[i].max(cell.key[i]);
+                lo[i] = lo[i].min(key[i]);
+                hi[i] = hi[i].max(key[i]);
             }
-            if ids.len() < 2 {
-                continue;
+            if ms.len() < 2 {
+                return;
             }
             local.clear();
-            local.extend(ids.iter().map(|&i| (i, self.fat[i as usize], self.low(i))));
-            for (x, (i, a, la)) in local.iter().enumerate() {
-                for (j, b, lb) in &local[x + 1..] {
-                    if a.intersects(b) && Self::owns(&cell.key, la, lb) {
-                        fat.push(if i < j { (*i, *j) } else { (*j, *i) });
+            local.extend(
+                ms.iter()
+                    .map(|m| (m.id, self.record_fat(cells, m), m.firsts())),
+            );
+            for (x, (i, a, fa)) in local.iter().enumerate() {
+                for (j, b, fb) in &local[x + 1..] {
+                    if a.intersects(b) && fa | fb == all {
+                        keys.push(pack(*i, *j, shift));
                     }
                 }
             }
-        }
+        });
         (lo, hi)
     }
 
@@ -1189,25 +1241,25 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// every pair of a moved object, finds the moved objects' fat pairs now
     /// (a pair of two moved objects from the smaller id only), and merges the
     /// two sorted lists.
-    fn incremental_pass(&self, st: &mut PairState<T, D>) {
+    fn incremental_pass(&self, cells: &Cells<T, D>, st: &mut PairState<T, D>, shift: u32) {
         let PairState {
             fat,
             spare,
-            fresh,
             moved,
             flag,
             keys,
+            scratch,
             counts,
             ..
         } = st;
-        fresh.clear();
+        keys.clear();
         for &a in moved.iter() {
-            self.fat_pairs_of(a, flag, fresh);
+            self.fat_pairs_of(cells, a, flag, &mut |x, y| keys.push(pack(x, y, shift)));
         }
-        radix_sort_pairs(fresh, keys, counts);
+        radix_sort(keys, scratch, counts);
         spare.clear();
-        spare.reserve(fat.len() + fresh.len());
-        let mut new = fresh.iter().copied().peekable();
+        spare.reserve(fat.len() + keys.len());
+        let mut new = keys.iter().map(|&k| unpack(k, shift)).peekable();
         for &p in fat.iter() {
             if flag[p.0 as usize] || flag[p.1 as usize] {
                 continue;
@@ -1221,51 +1273,44 @@ impl<T: Real, const D: usize> Grid<T, D> {
         core::mem::swap(fat, spare);
     }
 
-    /// Pushes to `out` the fat pairs of object `a` (if it is still stored),
+    /// Calls `out` with the fat pairs of object `a` (if it is still stored),
     /// each once, leaving out those with a moved object of smaller id.
-    fn fat_pairs_of(&self, a: u32, flag: &[bool], out: &mut Vec<(u32, u32)>) {
+    fn fat_pairs_of(
+        &self,
+        cells: &Cells<T, D>,
+        a: u32,
+        flag: &[bool],
+        out: &mut impl FnMut(u32, u32),
+    ) {
         let Some(fa) = self.filing(a).copied() else {
             return;
         };
         let boxa = &self.fat[a as usize];
         let skip = |b: u32| b == a || (b < a && flag.get(b as usize).copied().unwrap_or(false));
-        let pair = |b: u32| if a < b { (a, b) } else { (b, a) };
-        if fa.oversize_slot.is_some() {
-            self.oversize_pairs(a, skip, out);
+        if fa.slot != IN_CELLS {
+            self.oversize_pairs(cells, a, skip, false, out);
             return;
         }
-        for_each_cell(&fa.lo, &fa.hi, |k| {
-            let Some(&at) = self.index.get(&k) else {
+        let all = all_axes::<D>();
+        for_each_cell(&fa.lo, &fa.hi(), |k| {
+            let Some(ms) = cells.get(&k) else {
                 return;
             };
-            for &b in self.cells[at as usize].ids.as_slice() {
-                if !skip(b)
-                    && Self::owns(&k, &fa.lo, &self.low(b))
-                    && boxa.intersects(&self.fat[b as usize])
+            let firsts = firsts_of(&k, &fa.lo);
+            for m in ms {
+                if !skip(m.id)
+                    && firsts | m.firsts() == all
+                    && boxa.intersects(&self.record_fat(cells, m))
                 {
-                    out.push(pair(b));
+                    out(a, m.id);
                 }
             }
         });
         for &o in &self.oversize {
             if !skip(o) && boxa.intersects(&self.fat[o as usize]) {
-                out.push(pair(o));
+                out(a, o);
             }
         }
-    }
-
-    /// The lowest cell of object `id` (it is filed, in cells).
-    #[inline]
-    fn low(&self, id: u32) -> Key<D> {
-        self.filings[id as usize].map_or([0; D], |f| f.lo)
-    }
-
-    /// Whether `cell` is the one that reports a pair: the cell holding the
-    /// lowest corner of the intersection of the two boxes, which is the
-    /// per-axis maximum of their lowest cells.
-    #[inline]
-    fn owns(cell: &Key<D>, la: &Key<D>, lb: &Key<D>) -> bool {
-        (0..D).all(|i| cell[i] == la[i].max(lb[i]))
     }
 
     /// Every object whose box overlaps `region` (touching counts), sorted by id.
@@ -1290,8 +1335,9 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !region.is_valid() {
             return;
         }
+        let cells = self.cells();
         let (lo, hi) = (self.key(&region.min), self.key(&region.max));
-        if Self::span(&lo, &hi) > (self.cells.len() as u128).max(MAX_CELLS_PER_OBJECT) {
+        if Self::span(&lo, &hi) > (cells.count() as u128).max(MAX_CELLS_PER_OBJECT) {
             // A region wider than the occupied space: scan the objects.
             out.extend(
                 self.iter()
@@ -1301,13 +1347,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
             return;
         }
         for_each_cell(&lo, &hi, |k| {
-            if let Some(&at) = self.index.get(&k) {
+            if let Some(ms) = cells.get(&k) {
                 out.extend(
-                    self.cells[at as usize]
-                        .ids
-                        .as_slice()
-                        .iter()
-                        .copied()
+                    ms.iter()
+                        .map(|m| m.id)
                         .filter(|&id| self.boxes[id as usize].intersects(region)),
                 );
             }
@@ -1330,53 +1373,60 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// Counts describing the grid.
     #[must_use]
     pub fn stats(&self) -> GridStats {
+        let cells = self.cells();
+        let mut max_per_cell = 0;
+        cells.each(|_, ms| max_per_cell = max_per_cell.max(ms.len()));
         GridStats {
             objects: self.len,
-            cells: self.cells.len() - self.empty_cells,
+            cells: cells.occupied_count(),
             oversize: self.oversize.len(),
-            max_per_cell: self
-                .cells
-                .iter()
-                .map(|c| c.ids.len as usize)
-                .max()
-                .unwrap_or(0),
-            memberships: self.cells.iter().map(|c| c.ids.len as usize).sum(),
+            max_per_cell,
+            memberships: cells.memberships(),
         }
     }
 
     /// Checks the grid's invariants: every fat box contains its tight box,
     /// every object is in exactly the cells its fat box covers (or in the
-    /// oversize list, and in no cell), every cell is indexed under its key
-    /// and lists only objects that cover it, the counts (of empty cells too)
-    /// agree, and
-    /// the persistent fat pair set is correct for every object that has not
-    /// moved since the last [`candidate_pairs`](Self::candidate_pairs).
+    /// oversize list, and in no cell) with records giving its range and its
+    /// fat box (its tight box while the store is fresh from a bulk build),
+    /// the cell store is consistent (index, runs, counts of empty cells and
+    /// garbage, the occupied box), and the persistent fat pair set is
+    /// correct for every object that has not moved since the last
+    /// [`candidate_pairs`](Self::candidate_pairs). Builds the cell store if
+    /// it was set aside.
     ///
     /// # Errors
     /// [`GridError::Invariant`] describing the first violation found.
     pub fn validate(&self) -> Result<(), GridError> {
         let fail = |msg: String| Err(GridError::Invariant(msg));
+        let cells = self.cells();
+        cells.validate().map_err(GridError::Invariant)?;
         let mut live = 0;
         let mut expected_memberships: u128 = 0;
-        for (id, f) in self
-            .filings
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| f.map(|f| (i as u32, f)))
-        {
+        for (id, f) in self.filings.iter().enumerate() {
+            if f.slot == FREE {
+                continue;
+            }
+            let id = id as u32;
             live += 1;
-            let (tight, b) = (&self.boxes[id as usize], &self.fat[id as usize]);
-            if !(0..D).all(|k| b.min[k] <= tight.min[k] && tight.max[k] <= b.max[k]) {
+            let i = id as usize;
+            let (tight, b) = (&self.boxes[i], &self.fat[i]);
+            if !holds(b, tight) {
                 return fail(format!("object {id}: fat box does not contain its box"));
             }
+            if cells.tight && f.slot == IN_CELLS && *b != self.fatten(tight) {
+                return fail(format!(
+                    "object {id}: records carry tight boxes but its fat box is not its box grown by the margin"
+                ));
+            }
             let (lo, hi) = (self.key(&b.min), self.key(&b.max));
-            if (lo, hi) != (f.lo, f.hi) {
+            if (lo, hi) != self.range(id, f) || f.lo != lo {
                 return fail(format!(
                     "object {id}: stored cell range differs from its box's"
                 ));
             }
             let big = Self::span(&lo, &hi) > MAX_CELLS_PER_OBJECT;
-            match f.oversize_slot {
+            match f.oversize_slot() {
                 Some(slot) if !big || self.oversize.get(slot) != Some(&id) => {
                     return fail(format!("object {id}: oversize slot {slot} is wrong"));
                 }
@@ -1386,22 +1436,23 @@ impl<T: Real, const D: usize> Grid<T, D> {
                     ));
                 }
                 None => {
-                    let mut missing = None;
+                    let want = if cells.tight { tight } else { b };
+                    let mut wrong = None;
                     for_each_cell(&lo, &hi, |k| {
-                        let n = self.index.get(&k).map_or(0, |&at| {
-                            self.cells[at as usize]
-                                .ids
-                                .as_slice()
-                                .iter()
-                                .filter(|&&x| x == id)
-                                .count()
-                        });
-                        if n != 1 && missing.is_none() {
-                            missing = Some((k, n));
+                        let ms = cells.get(&k).unwrap_or(&[]);
+                        let mine: Vec<&Member<T, D>> = ms.iter().filter(|m| m.id == id).collect();
+                        let ok = mine.len() == 1
+                            && mine[0].lo(&k) == lo
+                            && mine[0].hi(&k) == hi
+                            && mine[0].bx == *want;
+                        if !ok && wrong.is_none() {
+                            wrong = Some((k, mine.len()));
                         }
                     });
-                    if let Some((k, n)) = missing {
-                        return fail(format!("object {id}: listed {n} times in cell {k:?}"));
+                    if let Some((k, n)) = wrong {
+                        return fail(format!(
+                            "object {id}: {n} records in cell {k:?}, or a wrong record"
+                        ));
                     }
                     expected_memberships += Self::span(&lo, &hi);
                 }
@@ -1411,52 +1462,24 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if live != self.len {
             return fail(format!("{live} live objects but len is {}", self.len));
         }
-        if self.index.len() != self.cells.len() {
-            return fail(format!(
-                "{} cells but {} index entries",
-                self.cells.len(),
-                self.index.len()
-            ));
-        }
         let mut memberships: u128 = 0;
-        let mut empty = 0;
-        for (at, cell) in self.cells.iter().enumerate() {
-            let k = &cell.key;
-            if self.index.get(k) != Some(&(at as u32)) {
-                return fail(format!("cell {k:?} is not indexed at its position {at}"));
-            }
-            let ids = cell.ids.as_slice();
-            if ids.is_empty() {
-                empty += 1;
-                continue;
-            }
-            if self
-                .occupied()
-                .is_none_or(|(lo, hi)| !contains(&lo, &hi, k))
-            {
-                return fail(format!("cell {k:?} lies outside the occupied box"));
-            }
-            for &id in ids {
-                match self.filing(id) {
-                    None => return fail(format!("cell {k:?} lists removed object {id}")),
-                    Some(f) if f.oversize_slot.is_some() => {
-                        return fail(format!("cell {k:?} lists oversize object {id}"));
-                    }
-                    Some(f) if !contains(&f.lo, &f.hi, k) => {
-                        return fail(format!(
-                            "cell {k:?} lists object {id}, which does not cover it"
-                        ));
-                    }
-                    Some(_) => {}
+        let mut stray = None;
+        cells.each(|k, ms| {
+            for m in ms {
+                let wrong = match self.filing(m.id) {
+                    None => Some("removed"),
+                    Some(f) if f.slot != IN_CELLS => Some("oversize"),
+                    Some(f) if !contains(&f.lo, &f.hi(), k) => Some("not covering"),
+                    Some(_) => None,
+                };
+                if let (Some(why), None) = (wrong, stray) {
+                    stray = Some((*k, m.id, why));
                 }
             }
-            memberships += ids.len() as u128;
-        }
-        if empty != self.empty_cells {
-            return fail(format!(
-                "{empty} empty cells, but {} counted",
-                self.empty_cells
-            ));
+            memberships += ms.len() as u128;
+        });
+        if let Some((k, id, why)) = stray {
+            return fail(format!("cell {k:?} lists object {id} ({why})"));
         }
         if memberships != expected_memberships {
             return fail(format!(
@@ -1466,14 +1489,14 @@ impl<T: Real, const D: usize> Grid<T, D> {
         for (slot, &id) in self.oversize.iter().enumerate() {
             if self
                 .filing(id)
-                .is_none_or(|f| f.oversize_slot != Some(slot))
+                .is_none_or(|f| f.oversize_slot() != Some(slot))
             {
                 return fail(format!(
                     "oversize list slot {slot} holds {id}, which does not point back"
                 ));
             }
         }
-        self.validate_pairs()
+        self.validate_pairs(cells)
     }
 
     /// Checks the pair state: the move buffer and its flags agree, and, unless
@@ -1481,7 +1504,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// as `(smaller, larger)`, and equals the set the full cell pass finds
     /// (and, for small grids, brute force over the fat boxes) on the pairs of
     /// objects that did not move.
-    fn validate_pairs(&self) -> Result<(), GridError> {
+    fn validate_pairs(&self, cells: &Cells<T, D>) -> Result<(), GridError> {
         let fail = |msg: String| Err(GridError::Invariant(msg));
         let st = self.pairs.lock().unwrap_or_else(|e| e.into_inner());
         let flagged = st.flag.iter().filter(|&&f| f).count();
@@ -1494,24 +1517,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if st.flag.len() < self.filings.len() {
             return fail("the moved flags do not cover every id".to_string());
         }
-        if st.rebuild {
-            return Ok(());
-        }
-        if let Some(w) = st.fat.windows(2).find(|w| w[0] >= w[1]) {
-            return fail(format!("fat pair set not strictly sorted at {w:?}"));
-        }
-        let still = |&&(a, b): &&(u32, u32)| !st.flag[a as usize] && !st.flag[b as usize];
-        let kept: Vec<(u32, u32)> = st.fat.iter().filter(still).copied().collect();
-        if let Some(p) = kept.iter().find(|p| p.0 >= p.1) {
-            return fail(format!("fat pair {p:?} is not (smaller, larger)"));
-        }
-        let mut reference = Vec::new();
-        self.all_fat_pairs(
-            &mut reference,
-            &mut Vec::new(),
-            &mut Vec::new(),
-            &mut Vec::new(),
-        );
+        let reference = self.fat_pairs_reference(cells);
         if self.len <= BRUTE_VALIDATE_LIMIT {
             let live: Vec<u32> = self.iter().map(|(id, _)| id).collect();
             let mut brute = Vec::new();
@@ -1530,6 +1536,17 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 ));
             }
         }
+        if st.rebuild {
+            return Ok(());
+        }
+        if let Some(w) = st.fat.windows(2).find(|w| w[0] >= w[1]) {
+            return fail(format!("fat pair set not strictly sorted at {w:?}"));
+        }
+        let still = |&&(a, b): &&(u32, u32)| !st.flag[a as usize] && !st.flag[b as usize];
+        let kept: Vec<(u32, u32)> = st.fat.iter().filter(still).copied().collect();
+        if let Some(p) = kept.iter().find(|p| p.0 >= p.1) {
+            return fail(format!("fat pair {p:?} is not (smaller, larger)"));
+        }
         let want: Vec<(u32, u32)> = reference.iter().filter(still).copied().collect();
         if kept != want {
             let extra = kept.iter().find(|p| want.binary_search(p).is_err());
@@ -1545,6 +1562,19 @@ impl<T: Real, const D: usize> Grid<T, D> {
 #[inline]
 fn contains<const D: usize>(lo: &Key<D>, hi: &Key<D>, k: &Key<D>) -> bool {
     (0..D).all(|i| lo[i] <= k[i] && k[i] <= hi[i])
+}
+
+/// The axes along which cell `k` is the lowest of a range starting at `lo`
+/// (bit `i` set when `k[i] == lo[i]`).
+#[inline]
+fn firsts_of<const D: usize>(k: &Key<D>, lo: &Key<D>) -> u32 {
+    let mut m = 0;
+    for i in 0..D {
+        if k[i] == lo[i] {
+            m |= 1 << i;
+        }
+    }
+    m
 }
 
 /// Calls `f` with every cell key in the box `[lo, hi]` (an odometer over the
@@ -1570,47 +1600,58 @@ fn for_each_cell<const D: usize>(lo: &Key<D>, hi: &Key<D>, mut f: impl FnMut(Key
     }
 }
 
-/// Sorts pairs of ids by (first, second). Small inputs use the standard sort;
-/// large ones [`radix_sort_u64`] on the packed key `first · 2³² + second`.
-/// Linear time; `scratch` and `counts` are reused between calls.
-fn radix_sort_pairs(pairs: &mut [(u32, u32)], scratch: &mut Vec<u64>, counts: &mut Vec<usize>) {
-    let n = pairs.len();
-    // Below this, clearing the 2¹⁶ counters costs more than comparing.
-    if n < 1 << 13 {
-        pairs.sort_unstable();
+/// Below this many keys, [`radix_sort`] compares instead.
+const RADIX_MIN: usize = 256;
+
+/// The widest digit of [`radix_sort`] on few keys, in bits (wider digits,
+/// up to 16 bits, when there are keys enough to pay for the counters).
+const RADIX_DIGIT_MAX: u32 = 11;
+
+/// Sorts `keys` by a least-significant-digit radix sort over the bits in
+/// which they differ (the others do not change the order): as few passes
+/// as cover them with digits of at most [`RADIX_DIGIT_MAX`] bits, or up to
+/// 16 bits while the digit's counters number at most half the keys (pairs
+/// of ids below 2²⁰ packed by [`pack`] take three or four passes, below
+/// 2¹⁰ two). Linear time; each pass is stable, so the passes compose.
+/// `scratch` (the other buffer, swapped with `keys` after each pass) and
+/// `counts` are reused between calls.
+fn radix_sort(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, counts: &mut Vec<u32>) {
+    let n = keys.len();
+    if n < RADIX_MIN {
+        keys.sort_unstable();
         return;
     }
-    scratch.clear();
-    scratch.extend(
-        pairs
-            .iter()
-            .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
-    );
-    radix_sort_u64(scratch, n, counts);
-    for (p, &k) in pairs.iter_mut().zip(scratch.iter()) {
-        *p = ((k >> 32) as u32, k as u32);
+    let (mut or, mut and) = (0u64, u64::MAX);
+    for &k in keys.iter() {
+        or |= k;
+        and &= k;
     }
-}
-
-/// Sorts the first `n` numbers of `keys` by a least-significant-digit radix
-/// sort, 16 bits a pass, skipping the passes whose digit is zero in every key
-/// (their order is already that pass's order): ids below 2¹⁶ packed in pairs
-/// need two passes. `keys` is used as the double buffer (it grows to `2n`);
-/// the sorted numbers end in `keys[..n]`.
-fn radix_sort_u64(keys: &mut Vec<u64>, n: usize, counts: &mut Vec<usize>) {
-    keys.truncate(n);
-    let used = keys.iter().fold(0u64, |m, &k| m | k);
-    keys.resize(2 * n, 0);
-    let (mut src, mut dst) = keys.split_at_mut(n);
-    counts.resize(1 << 16, 0);
-    let mut swapped = false;
-    for shift in [0u32, 16, 32, 48] {
-        if (used >> shift) & 0xffff == 0 {
-            continue;
-        }
+    let varying = or ^ and;
+    if varying == 0 {
+        return;
+    }
+    let low = varying.trailing_zeros();
+    let bits = 64 - varying.leading_zeros() - low;
+    // The fewest passes whose digits stay within the widest digit and whose
+    // counters cost less than a pass over the keys.
+    let mut passes = bits.div_ceil(RADIX_DIGIT_MAX);
+    while passes > 1
+        && bits.div_ceil(passes - 1) <= 16
+        && 1usize << bits.div_ceil(passes - 1) <= n / 2
+    {
+        passes -= 1;
+    }
+    let digit = bits.div_ceil(passes);
+    let mask = (1u64 << digit) - 1;
+    scratch.clear();
+    scratch.resize(n, 0);
+    counts.clear();
+    counts.resize(1 << digit, 0);
+    for p in 0..passes {
+        let shift = low + p * digit;
         counts.iter_mut().for_each(|c| *c = 0);
-        for &k in src.iter() {
-            counts[((k >> shift) & 0xffff) as usize] += 1;
+        for &k in keys.iter() {
+            counts[((k >> shift) & mask) as usize] += 1;
         }
         let mut sum = 0;
         for c in counts.iter_mut() {
@@ -1618,19 +1659,13 @@ fn radix_sort_u64(keys: &mut Vec<u64>, n: usize, counts: &mut Vec<usize>) {
             *c = sum;
             sum += here;
         }
-        for &k in src.iter() {
-            let d = ((k >> shift) & 0xffff) as usize;
-            dst[counts[d]] = k;
+        for &k in keys.iter() {
+            let d = ((k >> shift) & mask) as usize;
+            scratch[counts[d] as usize] = k;
             counts[d] += 1;
         }
-        core::mem::swap(&mut src, &mut dst);
-        swapped = !swapped;
+        core::mem::swap(keys, scratch);
     }
-    if swapped {
-        // The result is in the second half.
-        keys.copy_within(n..2 * n, 0);
-    }
-    keys.truncate(n);
 }
 
 #[cfg(test)]
@@ -1646,16 +1681,56 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [0usize, 1, 63, 64, 1000, 8192, 70_000] {
-            for max in [10u64, 70_000, 1 << 31] {
-                let mut v: Vec<(u32, u32)> = (0..n)
-                    .map(|_| ((next() % max) as u32, (next() % max) as u32))
-                    .collect();
-                let mut want = v.clone();
-                want.sort_unstable();
-                radix_sort_pairs(&mut v, &mut Vec::new(), &mut Vec::new());
-                assert_eq!(v, want, "n {n}, max {max}");
+        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        for n in [0usize, 1, 63, 255, 256, 1000, 8192, 70_000] {
+            for max in [1u64, 10, 70_000, 1 << 31, u64::MAX] {
+                for shift in [1u32, 17, 32] {
+                    let mut v: Vec<u64> = (0..n)
+                        .map(|_| {
+                            let (a, b) = ((next() % max) as u32, (next() % max) as u32);
+                            let b = if shift < 32 {
+                                b & ((1 << shift) - 1)
+                            } else {
+                                b
+                            };
+                            (u64::from(a) << shift) | u64::from(b)
+                        })
+                        .collect();
+                    let mut want = v.clone();
+                    want.sort_unstable();
+                    radix_sort(&mut v, &mut scratch, &mut counts);
+                    assert_eq!(v, want, "n {n}, max {max}, shift {shift}");
+                }
             }
+            // Arbitrary 64-bit keys.
+            let mut v: Vec<u64> = (0..n).map(|_| next()).collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            radix_sort(&mut v, &mut scratch, &mut counts);
+            assert_eq!(v, want, "n {n}, any keys");
+        }
+    }
+
+    #[test]
+    fn pack_orders_as_pairs() {
+        for ids in [1usize, 2, 3, 1000, 1 << 20, 1 << 32] {
+            let shift = id_bits(ids);
+            let top = (ids - 1) as u32;
+            let pairs = [(0, 1), (0, top), (1, 0), (top / 2, top), (top, top / 3)];
+            for &(a, b) in &pairs {
+                if a == b || a.max(b) > top {
+                    continue;
+                }
+                let k = pack(a, b, shift);
+                assert_eq!(unpack(k, shift), (a.min(b), a.max(b)));
+            }
+            let mut keyed: Vec<(u64, (u32, u32))> = pairs
+                .iter()
+                .filter(|(a, b)| a != b && a.max(b) <= &top)
+                .map(|&(a, b)| (pack(a, b, shift), (a.min(b), a.max(b))))
+                .collect();
+            keyed.sort_unstable();
+            assert!(keyed.windows(2).all(|w| w[0].1 <= w[1].1), "{ids}");
         }
     }
 

@@ -87,7 +87,8 @@ use core::ops::ControlFlow;
 use num_traits::Float;
 use shape::{Ray, Real};
 
-use super::{COORD_LIMIT, Grid, Key, is_limit};
+use super::cells::{Cells, Member};
+use super::{COORD_LIMIT, Grid, IN_CELLS, Key, is_limit};
 
 /// Counts describing one walk of the grid (a ray walk or a ring search): what
 /// it cost, for tests and benchmarks.
@@ -119,6 +120,7 @@ fn tiny<T: Real>() -> T {
 /// computed once.
 pub(super) struct RayWalk<'g, T: Real, const D: usize> {
     grid: &'g Grid<T, D>,
+    cells: &'g Cells<T, D>,
     o: [T; D],
     d: [T; D],
     /// `1 / d` where it is a normal number (crossing times are then
@@ -153,7 +155,7 @@ trait Sink<T: Real, const D: usize> {
         &mut self,
         walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        ids: &[u32],
+        members: &[Member<T, D>],
         entry: T,
         axis: Option<usize>,
         active: &Active<D>,
@@ -170,7 +172,7 @@ trait Sink<T: Real, const D: usize> {
 }
 
 impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
-    fn new(grid: &'g Grid<T, D>, ray: &Ray<T, D>) -> Self {
+    fn new(grid: &'g Grid<T, D>, cells: &'g Cells<T, D>, ray: &Ray<T, D>) -> Self {
         let o: [T; D] = core::array::from_fn(|i| ray.origin[i]);
         let d: [T; D] = core::array::from_fn(|i| ray.dir[i]);
         let eps = T::epsilon();
@@ -182,6 +184,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         });
         Self {
             grid,
+            cells,
             o,
             d,
             inv: d.map(|v| {
@@ -415,27 +418,33 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         self.loss(j, k)
     }
 
-    /// Whether a cell's object with range `lo..=hi` is handed out at this
-    /// cell (module notes, step 5).
+    /// Whether the object of record `m` is handed out at cell `key` (module
+    /// notes, step 5): along the gain's axis the cell must be the range's
+    /// entry key; along every other axis the first active key inside the
+    /// range, which, the cell's key being active, is the cell itself when
+    /// it is the first active key or the range's first key (read from the
+    /// record's offsets).
     #[inline]
     fn first_visit(
         &self,
         key: &Key<D>,
-        lo: &Key<D>,
-        hi: &Key<D>,
+        m: &Member<T, D>,
         axis: Option<usize>,
         active: &Active<D>,
     ) -> bool {
         (0..D).all(|j| {
-            let first = if Some(j) == axis {
-                // The gain must be the range's entry key along this axis.
-                if self.step[j] > 0 { lo[j] } else { hi[j] }
+            let (below, above) = m.extent_from(j);
+            if Some(j) == axis {
+                if self.step[j] > 0 {
+                    below == 0
+                } else {
+                    above == 0
+                }
             } else if self.step[j] >= 0 {
-                active.lo[j].max(lo[j])
+                below == 0 || key[j] == active.lo[j]
             } else {
-                active.hi[j].min(hi[j])
-            };
-            key[j] == first
+                above == 0 || key[j] == active.hi[j]
+            }
         })
     }
 
@@ -461,9 +470,9 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
         let mut k = lo;
         loop {
             stats.steps += 1;
-            if let Some(ids) = self.grid.cell_ids(&k) {
+            if let Some(ms) = self.cells.get(&k) {
                 stats.cells += 1;
-                *bound = sink.cell(self, &k, ids, entry, axis, active, *bound);
+                *bound = sink.cell(self, &k, ms, entry, axis, active, *bound);
                 if entry > *bound {
                     return false;
                 }
@@ -488,7 +497,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
     fn run<S: Sink<T, D>>(&self, max_toi: T, sink: &mut S) -> WalkStats {
         let mut stats = WalkStats::default();
         let mut bound = max_toi;
-        let Some((blo, bhi)) = self.grid.occupied() else {
+        let Some((blo, bhi)) = self.cells.occupied() else {
             sink.flush(T::infinity(), bound);
             return stats;
         };
@@ -550,7 +559,7 @@ impl<'g, T: Real, const D: usize> RayWalk<'g, T, D> {
             return stats;
         }
         // Step 4: the events.
-        let budget = self.grid.cells.len() + EXTRA_STEPS;
+        let budget = self.cells.count() + EXTRA_STEPS;
         let mut gains: [Option<T>; D] = [None; D];
         let mut losses: [Option<T>; D] = [None; D];
         for j in 0..D {
@@ -721,18 +730,15 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
         &mut self,
         walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        ids: &[u32],
+        members: &[Member<T, D>],
         entry: T,
         axis: Option<usize>,
         active: &Active<D>,
         mut bound: T,
     ) -> T {
-        for &id in ids {
-            let Some(Some(f)) = walk.grid.filings.get(id as usize) else {
-                continue;
-            };
-            if walk.first_visit(key, &f.lo, &f.hi, axis, active) {
-                bound = self.hand_out(id, entry);
+        for m in members {
+            if walk.first_visit(key, m, axis, active) {
+                bound = self.hand_out(m.id, entry);
                 if entry > bound {
                     break;
                 }
@@ -762,12 +768,11 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
     ) {
         let mut list: Vec<(T, u32)> = self.oversize.rest().to_vec();
         for (id, f) in walk.grid.filings.iter().enumerate() {
-            let Some(f) = f else { continue };
-            if f.oversize_slot.is_some() {
+            if f.slot != IN_CELLS {
                 continue;
             }
             stats.steps += 1;
-            if let Some((enter, _)) = walk.span(&f.lo, &f.hi) {
+            if let Some((enter, _)) = walk.span(&f.lo, &f.hi()) {
                 if enter >= from && enter <= bound {
                     list.push((enter, id as u32));
                 }
@@ -785,16 +790,16 @@ impl<T: Real, const D: usize, F: FnMut(u32, T) -> T> Sink<T, D> for Objects<T, F
 
 /// The cell-level sink: every occupied cell the ray may cross, with its entry
 /// time.
-struct Cells<F> {
+struct CellSink<F> {
     visit: F,
 }
 
-impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D> for Cells<F> {
+impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D> for CellSink<F> {
     fn cell(
         &mut self,
         _walk: &RayWalk<'_, T, D>,
         key: &Key<D>,
-        _ids: &[u32],
+        _members: &[Member<T, D>],
         entry: T,
         _axis: Option<usize>,
         _active: &Active<D>,
@@ -812,18 +817,15 @@ impl<T: Real, const D: usize, F: FnMut(Key<D>, T) -> ControlFlow<()>> Sink<T, D>
 
     fn scan(&mut self, walk: &RayWalk<'_, T, D>, t0: T, from: T, bound: T, stats: &mut WalkStats) {
         let mut list: Vec<(T, Key<D>)> = Vec::new();
-        for cell in &walk.grid.cells {
+        walk.cells.each(|key, _| {
             stats.steps += 1;
-            if cell.ids.len == 0 {
-                continue;
-            }
-            if let Some((enter, exit)) = walk.span(&cell.key, &cell.key) {
+            if let Some((enter, exit)) = walk.span(key, key) {
                 let entry = Float::max(enter, t0);
                 if entry >= from && entry <= exit && entry <= bound {
-                    list.push((entry, cell.key));
+                    list.push((entry, *key));
                 }
             }
-        }
+        });
         list.sort_unstable_by(by_time);
         for (t, key) in list {
             stats.cells += 1;
@@ -912,11 +914,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
-        let walk = RayWalk::new(self, ray);
+        let walk = RayWalk::new(self, self.cells(), ray);
         let mut oversize = Pending::new();
         for &id in &self.oversize {
-            if let Some(Some(f)) = self.filings.get(id as usize) {
-                if let Some((enter, _)) = walk.span(&f.lo, &f.hi) {
+            if let Some(f) = self.filing(id) {
+                let (lo, hi) = self.range(id, f);
+                if let Some((enter, _)) = walk.span(&lo, &hi) {
                     if enter <= max_toi {
                         oversize.push((enter, id));
                     }
@@ -965,7 +968,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !ray.is_valid() || !is_limit(max_toi) {
             return WalkStats::default();
         }
-        RayWalk::new(self, ray).run(max_toi, &mut Cells { visit })
+        RayWalk::new(self, self.cells(), ray).run(max_toi, &mut CellSink { visit })
     }
 
     /// The key of the cell holding `p` (each coordinate `⌊x / s⌋`, saturated

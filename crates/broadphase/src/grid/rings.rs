@@ -46,6 +46,7 @@ use nalgebra::Point;
 use num_traits::Float;
 use shape::{BoundingBox, Real};
 
+use super::cells::Cells;
 use super::ray::EXTRA_STEPS;
 use super::{COORD_LIMIT, Grid, Key, WalkStats, is_limit};
 
@@ -201,6 +202,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
     #[allow(clippy::too_many_arguments)]
     fn ring_cell(
         &self,
+        cells: &Cells<T, D>,
         p: &Point<T, D>,
         c: &Key<D>,
         r: i128,
@@ -209,20 +211,19 @@ impl<T: Real, const D: usize> Grid<T, D> {
         visit: &mut impl FnMut(u32, T) -> T,
         stats: &mut WalkStats,
     ) {
-        let Some(ids) = self.cell_ids(key) else {
+        let Some(ms) = cells.get(key) else {
             return;
         };
         stats.cells += 1;
-        for &id in ids {
-            let Some(Some(f)) = self.filings.get(id as usize) else {
-                continue;
-            };
-            if ring_of(c, &f.lo, &f.hi) != r
+        for m in ms {
+            let (lo, hi) = (m.lo(key), m.hi(key));
+            if ring_of(c, &lo, &hi) != r
                 || (0..D)
-                    .any(|i| i128::from(key[i]) != (i128::from(c[i]) - r).max(i128::from(f.lo[i])))
+                    .any(|i| i128::from(key[i]) != (i128::from(c[i]) - r).max(i128::from(lo[i])))
             {
                 continue;
             }
+            let id = m.id;
             let lb = box_distance_bound(p, &self.boxes[id as usize]);
             if lb <= *bound {
                 stats.objects += 1;
@@ -290,7 +291,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 bound = visit(id, lb);
             }
         }
-        let Some((blo, bhi)) = self.occupied() else {
+        let cells = self.cells();
+        let Some((blo, bhi)) = cells.occupied() else {
             return stats;
         };
         let c = self.key(p);
@@ -300,7 +302,7 @@ impl<T: Real, const D: usize> Grid<T, D> {
             })
             .max()
             .unwrap_or(0);
-        let budget = (self.cells.len() + EXTRA_STEPS) as u128;
+        let budget = (cells.count() + EXTRA_STEPS) as u128;
         let mut r = ring_of(&c, &blo, &bhi);
         while r <= last {
             if self.ring_bound(p, &c, r) > bound {
@@ -310,12 +312,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 count(clipped_cube(&c, r, &blo, &bhi)) - count(clipped_cube(&c, r - 1, &blo, &bhi));
             if stats.steps as u128 + size > budget {
                 stats.scanned = true;
-                self.scan_rings(p, &c, r, &mut bound, &mut visit, &mut stats);
+                self.scan_rings(cells, p, &c, r, &mut bound, &mut visit, &mut stats);
                 return stats;
             }
             for_each_ring_cell(&c, r, &blo, &bhi, |key| {
                 stats.steps += 1;
-                self.ring_cell(p, &c, r, key, &mut bound, &mut visit, &mut stats);
+                self.ring_cell(cells, p, &c, r, key, &mut bound, &mut visit, &mut stats);
             });
             r += 1;
         }
@@ -324,8 +326,10 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
     /// The rest of a ring search from ring `from` on, by a scan of the
     /// occupied cells.
+    #[allow(clippy::too_many_arguments)]
     fn scan_rings(
         &self,
+        cells: &Cells<T, D>,
         p: &Point<T, D>,
         c: &Key<D>,
         from: i128,
@@ -333,12 +337,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
         visit: &mut impl FnMut(u32, T) -> T,
         stats: &mut WalkStats,
     ) {
-        for cell in &self.cells {
+        cells.each(|key, _| {
             stats.steps += 1;
-            let r = ring_of(c, &cell.key, &cell.key);
+            let r = ring_of(c, key, key);
             if r >= from && self.ring_bound(p, c, r) <= *bound {
-                self.ring_cell(p, c, r, &cell.key, bound, visit, stats);
+                self.ring_cell(cells, p, c, r, key, bound, visit, stats);
             }
-        }
+        });
     }
 }

@@ -314,6 +314,8 @@ struct Caster<'r, T: Real, const D: usize> {
     /// `1 / d` where it is a normal number, else 0 (then a slab time is
     /// divided by `d`).
     inv: [T; D],
+    /// `32 ε`.
+    k32: T,
 }
 
 impl<'r, T: Real, const D: usize> Caster<'r, T, D> {
@@ -328,18 +330,24 @@ impl<'r, T: Real, const D: usize> Caster<'r, T, D> {
                 let r = T::one() / ray.dir[j];
                 if Float::is_normal(r) { r } else { T::zero() }
             }),
+            k32: T::lit(32.0) * T::epsilon(),
         }
     }
 
     /// The margin by which [`box_entry`](Self::box_entry) grows an object's
-    /// box: `32 ε (‖o‖∞ + ‖b‖∞)` (module notes, "The box margin").
+    /// box: `32 ε (‖o‖∞ + ‖b‖∞)` (module notes, "The box margin"). Box
+    /// coordinates are finite (plain comparisons stand for `max`).
     #[inline]
     fn box_margin(&self, b: &BoundingBox<T, D>) -> T {
         let mut size = T::zero();
         for j in 0..D {
-            size = Float::max(size, Float::max(Float::abs(b.min[j]), Float::abs(b.max[j])));
+            for x in [Float::abs(b.min[j]), Float::abs(b.max[j])] {
+                if x > size {
+                    size = x;
+                }
+            }
         }
-        T::lit(32.0) * T::epsilon() * (self.origin_norm + size)
+        self.k32 * (self.origin_norm + size)
     }
 
     /// The time at which the ray enters the closed box `b` grown by `m` on
@@ -375,9 +383,15 @@ impl<'r, T: Real, const D: usize> Caster<'r, T, D> {
             } else {
                 ((lo - o) * self.inv[j], (hi - o) * self.inv[j])
             };
+            // Never NaN (module notes): comparisons stand for `min` and
+            // `max`.
             let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
-            t_in = Float::max(t_in, near);
-            t_out = Float::min(t_out, far);
+            if near > t_in {
+                t_in = near;
+            }
+            if far < t_out {
+                t_out = far;
+            }
         }
         (t_in <= widen(t_out)).then_some(t_in)
     }
