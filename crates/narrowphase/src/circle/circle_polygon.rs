@@ -74,6 +74,8 @@
 //! the exact minimum translation is either the nearest edge's normal (centre
 //! inside) or the direction from the closest boundary point to the centre.
 
+use core::cmp::Ordering;
+
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Circle, ConvexPolygon, Real, Triangle};
@@ -319,7 +321,8 @@ fn nearest_from_face<T: Real, P: Polygonal<T>>(
         let k2 = if forward { next(k) } else { prev(k) };
         let e = p.core_vertex(k2) - w;
         let (num, ee) = ((c - w).dot(&e), e.norm_squared());
-        if !(num > T::zero()) {
+        // `num ≤ 0` (or NaN): the vertex.
+        if num.partial_cmp(&T::zero()).is_none_or(Ordering::is_le) {
             return Some(Nearest::new(c, w, None));
         }
         if num < ee {

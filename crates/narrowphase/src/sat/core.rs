@@ -31,7 +31,10 @@
 //! through rounding) take the separating axis as normal.
 //!
 //! Cost: for cores of at most [`SCAN_UP_TO`] vertices, `O(n·m)` axis
-//! projections and a pruned search over the (vertex, edge) pairs. A bigger
+//! projections and a pruned search over the (vertex, edge) pairs; the
+//! closest points of two such polygons (edge normals, no radius) instead
+//! take a separating face and a descent along their Minkowski difference
+//! (`descent.rs`), usually a few steps. A bigger
 //! polygon's projections on turning normals climb to their extremes instead
 //! of scanning, and two polygons' closest pair comes from a walk round their
 //! Minkowski difference (`linear.rs`): `O(n + m)` for every query.

@@ -70,6 +70,8 @@
 //! should rounding ever keep it going, the caller falls back to the full
 //! walk round `D` (`linear.rs`), which is exact on its own.
 
+use core::cmp::Ordering;
+
 use nalgebra::{Isometry2, Point2, Vector2};
 use shape::Real;
 
@@ -119,7 +121,12 @@ fn beyond<T: Real, P: Polygonal<T>>(
     witness: &mut usize,
 ) -> Option<(usize, T)> {
     let height = |k: usize| p.core_vertex(k).coords.dot(local);
-    let below = |x: T| !(x + offset > T::zero());
+    // On or inside the face's line (or NaN): not beyond.
+    let below = |x: T| {
+        (x + offset)
+            .partial_cmp(&T::zero())
+            .is_none_or(Ordering::is_le)
+    };
     if below(height(*witness)) {
         return None;
     }
@@ -291,7 +298,7 @@ fn on_edge<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     of_a: bool,
     edge: usize,
 ) -> Closest<T> {
-    if !(num > T::zero()) {
+    if num.partial_cmp(&T::zero()).is_none_or(Ordering::is_le) {
         return Closest {
             pa,
             pb,

@@ -28,6 +28,15 @@
 //!    vector. No square root but that one, no separating-axis pass beyond
 //!    the boolean's.
 //!
+//! 5. Closest points of `obb_obb` and `aabb_obb`: the first axis along which
+//!    the boolean test's own numbers find the boxes apart (so `Intersecting`
+//!    is exactly its answer) is a face of one box separating the other, whose
+//!    corner lowest along the face's normal is found by the signs of two dot
+//!    products; from there the descent of `sat/descent.rs` walks the
+//!    boundary of the boxes' Minkowski difference to the closest features,
+//!    the boxes seen as four-edge polygons (`BoxCore`). Step 4's eight
+//!    clamps stay for `aabb_aabb`.
+//!
 //! Reference: Ericson, *Real-Time Collision Detection*, §4.4.1 (the 3D version).
 //! Degenerate cases: concentric boxes push along `+L` of the first axis of least
 //! overlap.
@@ -384,7 +393,7 @@ fn boxes_apart<T: Real>(
 
 /// The closest points of two oriented boxes within `max_distance`, in A's
 /// frame: `Intersecting` exactly when [`obb_obb`] says so; apart, the
-/// nearest of the 8 corner clamps (module notes, step 4).
+/// descent from the separating face (module notes, step 5).
 ///
 /// ```
 /// use nalgebra::{Isometry2, Point2, Vector2};
@@ -423,7 +432,8 @@ pub fn obb_obb_closest_points<T: Real>(
 
 /// The closest points of an axis-aligned box and an oriented box within
 /// `max_distance`, in A's frame: `Intersecting` exactly when [`aabb_obb`]
-/// says so; apart, the nearest of the 8 corner clamps (module notes, step 4).
+/// says so; apart, the descent from the separating face (module notes,
+/// step 5).
 #[inline]
 pub fn aabb_obb_closest_points<T: Real>(
     a: &Aabb<T>,
