@@ -42,6 +42,24 @@ pub trait Polygonal<T: Real> {
         }
     }
 
+    /// The largest absolute coordinate of a core vertex and the squared
+    /// length of the shortest core edge (infinite for a point), for rounding
+    /// bounds; triangles and polygons keep them from construction.
+    fn core_extent_and_shortest_edge(&self) -> (T, T) {
+        let n = self.core_vertex_count();
+        let mut extent = T::zero();
+        let mut shortest = T::infinity();
+        for i in 0..n {
+            let v = self.core_vertex(i);
+            extent = num_traits::Float::max(extent, v.coords.amax());
+            if n > 1 {
+                let e = self.core_vertex(if i + 1 == n { 0 } else { i + 1 }) - v;
+                shortest = num_traits::Float::min(shortest, e.norm_squared());
+            }
+        }
+        (extent, shortest)
+    }
+
     /// The core vertex maximising `v · dir` (first on ties).
     fn core_support(&self, dir: &Vector2<T>) -> Point2<T> {
         let mut best = self.core_vertex(0);
@@ -232,6 +250,9 @@ impl<T: Real> Polygonal<T> for Triangle<T> {
     fn has_edge_normals(&self) -> bool {
         true
     }
+    fn core_extent_and_shortest_edge(&self) -> (T, T) {
+        (self.extent(), self.shortest_edge_squared())
+    }
 }
 
 impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
@@ -252,5 +273,8 @@ impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
     }
     fn has_edge_normals(&self) -> bool {
         true
+    }
+    fn core_extent_and_shortest_edge(&self) -> (T, T) {
+        (self.extent(), self.shortest_edge_squared())
     }
 }

@@ -72,12 +72,19 @@ pub fn circle_circle_closest_points<T: Real>(
 ) -> ClosestPoints<T> {
     let d = b_in_a.translation.vector;
     let r = a.radius() + b.radius();
-    if d.norm_squared() <= r * r {
+    let d2 = d.norm_squared();
+    if d2 <= r * r {
         return ClosestPoints::Intersecting;
     }
-    // Apart: `d` is not zero. Its length from the scaled vector (no
-    // underflow of tiny squares, no overflow of huge ones).
-    let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
+    // Apart: `d` is not zero. A normal square is exact to rounding (no
+    // square overflowed, and one that underflowed is below `ε |d|²`): its
+    // root is the length. Else the length from the scaled vector.
+    let (len, n) = if d2 >= T::min_positive_value() && d2 <= <T as Float>::max_value() {
+        let len = Float::sqrt(d2);
+        (len, d / len)
+    } else {
+        length_and_direction(d).unwrap_or((T::zero(), Vector2::x()))
+    };
     ClosestPoints::apart(
         Point2::from(n * a.radius()),
         Point2::from(d - n * b.radius()),

@@ -17,25 +17,50 @@
 //! comparisons for the end points; kasanari's sets are closed, so `≤`.
 //!
 //! The closest points ([`circle_polygon_closest_points`],
-//! [`circle_triangle_closest_points`]) call the boolean test first (so
-//! `Intersecting` is exactly its answer), then, apart, find the polygon's
-//! point nearest the centre in one pass over the edges, in the polygon's
-//! frame (Ericson §5.1.2 per edge):
+//! [`circle_triangle_closest_points`]) find the polygon's point nearest the
+//! centre, in the polygon's frame, and answer `Intersecting` exactly when
+//! the boolean test above is `true`:
 //!
-//! 3. For the edge `v0 → v1`, `t = (c − v0)·S`: `t ≤ 0` gives `v0`, `t ≥ |S|²`
-//!    is left to the next edge (whose `v0` is `v1`), else the foot
-//!    `v0 + S·t/|S|²`, strictly inside the edge. The nearest of these is the
-//!    polygon's nearest point `q` (the boundary of a convex polygon is the
-//!    union of its edges, and the centre is outside).
-//! 4. When `q` is strictly inside an edge, the direction is that edge's
-//!    outward unit normal `m` (stored with the polygon) and the distance
-//!    `(c − v0)·m − r`, both exact to rounding however close the circle is;
-//!    at a vertex, the direction `q − c` normalised from the scaled vector.
-//!    The circle's point is `c` moved by `r` along the direction.
+//! 3. **The face.** One pass over the faces: `σᵢ = (c − vᵢ)·mᵢ` with `mᵢ`
+//!    the stored outward unit normal, and the face `i` of the largest. For
+//!    `c` outside, the nearest point `q` is the foot of `c` on face `i`
+//!    clamped to the edge: in an edge's Voronoi region `σ` of that edge is
+//!    the distance and no other face's exceeds it (the polygon lies in
+//!    every face's half-plane); in a vertex's, `c − v` lies between the two
+//!    edges' normals, whose dot products with it beat every other normal's
+//!    (the normals are met in order round the circle), and clamping onto
+//!    either edge gives `v`. `σ ≤ 0`: `c` is inside.
+//! 4. **The nearest point**, from face `i` on: the descent of
+//!    `sat/descent.rs` for a point, along the boundary from edge to edge
+//!    while the foot lies beyond the edge's end, until it lies inside an
+//!    edge or behind the start of the next one (the vertex): usually the
+//!    first edge. Strictly inside an edge, the direction is that edge's
+//!    normal `m` and the distance `(c − v0)·m`, exact to rounding however
+//!    close the circle is; at a vertex, `q − c` normalised from the scaled
+//!    vector. The circle's point is `c` moved by `r` along the direction.
+//! 5. **The decision, filtered.** The boolean test's products have
+//!    relative rounding errors only, so its answer is the exact one
+//!    (`distance ≤ r`) unless the distance is within a few `ε · S` of `r`
+//!    (`S = |c|∞ + extent + r`, the extent the largest vertex coordinate):
+//!    a line distance `|S × A| / |S|` is off by at most about `5 ε |A|`, a
+//!    foot's position along its edge likewise, and the inside test can fail
+//!    only for `σ` within about `3 ε |A|` of zero (near a sharp vertex the
+//!    centre can be much farther than that from the polygon, hence the
+//!    condition on `σ` below). Steps 3–4 are exact to the same order. So with
+//!    `band = 64 ε S`: `σ ≤ −band` is `Intersecting`; a distance below
+//!    `r − band` is `Intersecting`; a distance above `r + band` with
+//!    `σ > band` is apart; anything else (within the band of touching) is
+//!    decided by the boolean test itself. The bounds assume that no product
+//!    of the boolean test underflows or overflows: the filter is used only
+//!    for `S ≤ MAX^¼ / 8` and `band² · (shortest edge)² ≥ MIN_POSITIVE / ε`
+//!    (the polygon's extent and shortest edge are kept from construction);
+//!    elsewhere the boolean test always decides. Nothing here is a
+//!    tolerance: the answer is always the boolean test's, and the band only
+//!    says when it can be foreseen.
 //!
-//! `O(n)` with no square root but the vertex case's, and without the general
-//! kernel's separating-axis pass (`O(n)` for a big polygon, its extremes
-//! climbed to: `sat/linear.rs`) and its (vertex, edge) loop.
+//! `O(n)`: one dot product per face and a few edges, without the boolean
+//! test's products for all but near-touching pairs, and without the general
+//! kernel's separating-axis pass and its (vertex, edge) loop.
 //!
 //! A polygon of more than 16 vertices (`sat::linear::SCAN_UP_TO`) takes the
 //! general rounded-core kernel for all three queries instead: its one-sided
@@ -48,6 +73,8 @@
 //! ([`crate::sat::core_contact`]): the circle is a point core grown by `r`, and
 //! the exact minimum translation is either the nearest edge's normal (centre
 //! inside) or the direction from the closest boundary point to the centre.
+
+use core::cmp::Ordering;
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
@@ -180,22 +207,66 @@ fn core_contact_or_touching<T: Real, P: Polygonal<T>>(
     core_contact(a, b, b_in_a).or_else(|| crate::sat::touching_contact(a, b, b_in_a))
 }
 
-/// The closest points of a circle and a convex core (A's frame, the circle
-/// at its origin), given that the boolean test found them apart: steps 3–4
-/// of the module notes, in B's frame, mapped back.
-fn apart<T: Real, P: Polygonal<T>>(
-    r: T,
-    p: &P,
-    b_in_a: &Isometry2<T>,
-    max_distance: T,
-) -> ClosestPoints<T> {
-    let c = b_in_a.inverse_transform_point(&Point2::origin());
+/// The point of a convex core nearest the circle's centre `c` (B's frame),
+/// outside it: the unit direction from `c` towards it and the distance.
+#[derive(Clone, Copy)]
+struct Nearest<T: Real> {
+    q: Point2<T>,
+    direction: Vector2<T>,
+    distance: T,
+}
+
+impl<T: Real> Nearest<T> {
+    /// From the nearest point `q` and, when `q` lies strictly inside an
+    /// edge, that edge's outward unit normal `m` and `c`'s height above its
+    /// line (step 4 of the module notes).
+    #[inline]
+    fn new(c: &Point2<T>, q: Point2<T>, by_edge: Option<(Vector2<T>, T)>) -> Self {
+        let (direction, distance) = by_edge
+            .filter(|&(_, side)| side > T::zero())
+            .map(|(m, side)| (-m, side))
+            .unwrap_or_else(|| match length_and_direction(q - c) {
+                Some((len, u)) => (u, len),
+                // Rounding put the centre on the boundary: any direction
+                // towards the polygon's inside will do; the distance is
+                // reported as the smallest positive one.
+                None => (
+                    length_and_direction(-c.coords).map_or_else(Vector2::x, |(_, u)| u),
+                    T::zero(),
+                ),
+            });
+        Self {
+            q,
+            direction,
+            distance,
+        }
+    }
+
+    /// The answer in A's frame, the circle of radius `r` at its origin.
+    #[inline]
+    fn answer(&self, r: T, b_in_a: &Isometry2<T>, max_distance: T) -> ClosestPoints<T> {
+        let n = b_in_a.rotation * self.direction;
+        ClosestPoints::apart(
+            Point2::from(n * r),
+            b_in_a * self.q,
+            Unit::new_unchecked(n),
+            self.distance - r,
+            max_distance,
+        )
+    }
+}
+
+/// The core's point nearest `c` (B's frame) by one pass over its edges,
+/// every edge's clamped foot (Ericson §5.1.2), the nearest: for shapes the
+/// boolean test found apart where the descent of [`nearest_from_face`] did
+/// not apply (the centre within rounding of a face's line).
+fn nearest_by_scan<T: Real, P: Polygonal<T>>(p: &P, c: &Point2<T>) -> Nearest<T> {
     let n = p.core_vertex_count();
     // (nearest point, squared distance, the edge when strictly inside it)
     let mut best = (p.core_vertex(0), T::infinity(), None);
     for i in 0..n {
         let v0 = p.core_vertex(i);
-        let e = p.core_vertex((i + 1) % n) - v0;
+        let e = p.core_vertex(if i + 1 == n { 0 } else { i + 1 }) - v0;
         let t = (c - v0).dot(&e);
         let ee = e.norm_squared();
         let (q, edge) = if t <= T::zero() {
@@ -211,37 +282,116 @@ fn apart<T: Real, P: Polygonal<T>>(
         }
     }
     let (q, _, edge) = best;
-    // The direction from the centre towards the polygon (B's frame) and the
-    // centre's distance to the polygon.
-    let by_edge = edge.and_then(|i| {
+    let by_edge = edge.map(|i| {
         let m = p.core_axis(i);
-        let side = (c - p.core_vertex(i)).dot(&m);
-        (side > T::zero()).then_some((-m, side))
+        (m, (c - p.core_vertex(i)).dot(&m))
     });
-    let (u, d) = by_edge.unwrap_or_else(|| match length_and_direction(q - c) {
-        Some((len, u)) => (u, len),
-        // Rounding put the centre on the boundary: any direction towards
-        // the polygon's inside will do; the distance is reported as the
-        // smallest positive one.
-        None => (
-            length_and_direction(-c.coords).map_or_else(Vector2::x, |(_, u)| u),
-            T::zero(),
-        ),
-    });
-    let n = b_in_a.rotation * u;
-    ClosestPoints::apart(
-        Point2::from(n * r),
-        b_in_a * q,
-        Unit::new_unchecked(n),
-        d - r,
-        max_distance,
-    )
+    Nearest::new(c, q, by_edge)
+}
+
+/// The point of a small core with outward unit edge normals nearest `c`
+/// (B's frame), outside it beyond face `i`: the descent along the boundary
+/// of `descent.rs` for a point (step 4 of the module notes). `None` when it
+/// has not settled in `n` steps (rounding).
+fn nearest_from_face<T: Real, P: Polygonal<T>>(
+    p: &P,
+    c: &Point2<T>,
+    i: usize,
+) -> Option<Nearest<T>> {
+    let n = p.core_vertex_count();
+    let next = |k: usize| if k + 1 == n { 0 } else { k + 1 };
+    let prev = |k: usize| if k == 0 { n - 1 } else { k - 1 };
+    let foot = |w: Point2<T>, e: Vector2<T>, t: T, edge: usize| {
+        let m = p.core_axis(edge);
+        Nearest::new(c, w + e * t, Some((m, (c - w).dot(&m))))
+    };
+    let v = p.core_vertex(i);
+    let e = p.core_vertex(next(i)) - v;
+    let (num, ee) = ((c - v).dot(&e), e.norm_squared());
+    if num > T::zero() && num < ee {
+        return Some(foot(v, e, num / ee, i));
+    }
+    // On round the polygon from the edge's end, or back from its start,
+    // one edge at a time, until an edge's nearest point is its start vertex
+    // or inside it.
+    let forward = num >= ee;
+    let mut k = if forward { next(i) } else { i };
+    for _ in 0..n {
+        let w = p.core_vertex(k);
+        let k2 = if forward { next(k) } else { prev(k) };
+        let e = p.core_vertex(k2) - w;
+        let (num, ee) = ((c - w).dot(&e), e.norm_squared());
+        // `num ≤ 0` (or NaN): the vertex.
+        if num.partial_cmp(&T::zero()).is_none_or(Ordering::is_le) {
+            return Some(Nearest::new(c, w, None));
+        }
+        if num < ee {
+            return Some(foot(w, e, num / ee, if forward { k } else { k2 }));
+        }
+        k = k2;
+    }
+    None
+}
+
+/// The closest points of a circle of radius `r` (A's origin) and a small
+/// convex core with outward unit edge normals (a triangle, a polygon of at
+/// most `SCAN_UP_TO` vertices), A's frame: `Intersecting` exactly when
+/// [`circle_core_polygon`] is `true` (steps 3–5 of the module notes).
+fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
+    r: T,
+    p: &P,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    // The centre in B's frame, as the boolean test computes it.
+    let c = b_in_a.inverse_transform_point(&Point2::origin());
+    let n = p.core_vertex_count();
+    // The face the centre is farthest beyond.
+    let mut face = (0, T::neg_infinity());
+    for i in 0..n {
+        let side = (c - p.core_vertex(i)).dot(&p.core_axis(i));
+        if side > face.1 {
+            face = (i, side);
+        }
+    }
+    // Where the boolean test's rounding cannot reach (module notes, step 5).
+    let (extent, shortest) = p.core_extent_and_shortest_edge();
+    let (cx, cy) = (Float::abs(c.x), Float::abs(c.y));
+    let scale = (if cx > cy { cx } else { cy }) + extent + r;
+    let band = <T as Float>::epsilon() * T::lit(64.0) * scale;
+    let limit = Float::sqrt(Float::sqrt(<T as Float>::max_value())) * T::lit(0.125);
+    let plain = scale <= limit
+        && band * band * shortest >= <T as Float>::min_positive_value() / <T as Float>::epsilon();
+    if plain && face.1 <= -band {
+        return ClosestPoints::Intersecting;
+    }
+    let nearest = if face.1 > T::zero() {
+        nearest_from_face(p, &c, face.0)
+    } else {
+        None
+    };
+    if let Some(near) = nearest {
+        if plain && near.distance < r - band {
+            return ClosestPoints::Intersecting;
+        }
+        if plain && near.distance > r + band && face.1 > band {
+            return near.answer(r, b_in_a, max_distance);
+        }
+    }
+    // Within rounding of touching, or sizes near the ends of the float
+    // range: the boolean test decides.
+    if circle_core_polygon(r, p, b_in_a) {
+        return ClosestPoints::Intersecting;
+    }
+    nearest
+        .unwrap_or_else(|| nearest_by_scan(p, &c))
+        .answer(r, b_in_a, max_distance)
 }
 
 /// The closest points of a `Circle` and a `ConvexPolygon` within
 /// `max_distance`, in A's frame: `Intersecting` exactly when
 /// [`circle_polygon`] says so; apart, the polygon's point nearest the centre
-/// in one pass over its edges (module notes, steps 3–4).
+/// from the face the centre is farthest beyond (module notes, steps 3–5).
 ///
 /// ```
 /// use nalgebra::{Isometry2, Point2, Unit, Vector2};
@@ -267,16 +417,12 @@ pub fn circle_polygon_closest_points<T: Real>(
     if b.len() > SCAN_UP_TO {
         return core_closest_points(a, b, b_in_a, max_distance);
     }
-    if circle_polygon(a, b, b_in_a) {
-        ClosestPoints::Intersecting
-    } else {
-        apart(a.radius(), b, b_in_a, max_distance)
-    }
+    circle_small_polygon_closest_points(a.radius(), b, b_in_a, max_distance)
 }
 
 /// The closest points of a `Circle` and a `Triangle` within `max_distance`,
 /// in A's frame: `Intersecting` exactly when [`circle_triangle`] says so;
-/// apart, the triangle's point nearest the centre (module notes, steps 3–4).
+/// apart, the triangle's point nearest the centre (module notes, steps 3–5).
 #[inline]
 pub fn circle_triangle_closest_points<T: Real>(
     a: &Circle<T>,
@@ -284,9 +430,243 @@ pub fn circle_triangle_closest_points<T: Real>(
     b_in_a: &Isometry2<T>,
     max_distance: T,
 ) -> ClosestPoints<T> {
-    if circle_triangle(a, b, b_in_a) {
-        ClosestPoints::Intersecting
-    } else {
-        apart(a.radius(), b, b_in_a, max_distance)
+    circle_small_polygon_closest_points(a.radius(), b, b_in_a, max_distance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use shape::testing::{cases, test_tolerance};
+
+    /// Points on an ellipse at sorted random angles, hulled, scaled by `r`.
+    fn polygon<T: Real>(angles: &[f64], r: f64, squash: f64) -> Option<ConvexPolygon<T>> {
+        let mut t = angles.to_vec();
+        t.sort_by(f64::total_cmp);
+        let pts: Vec<Point2<T>> = t
+            .iter()
+            .map(|a| Point2::new(T::lit(r * a.cos()), T::lit(r * squash * a.sin())))
+            .collect();
+        ConvexPolygon::from_hull(&pts).ok()
+    }
+
+    /// The distance from `c` to the polygon (zero inside), in f64 on the
+    /// polygon's own numbers: the nearest of every edge's closest point.
+    fn brute(vertices: &[Point2<f64>], c: &Point2<f64>) -> f64 {
+        let n = vertices.len();
+        let inside =
+            (0..n).all(|i| (vertices[(i + 1) % n] - vertices[i]).perp(&(c - vertices[i])) >= 0.0);
+        if inside {
+            return 0.0;
+        }
+        (0..n)
+            .map(|i| {
+                (shape::dim2::closest_point_on_segment(&vertices[i], &vertices[(i + 1) % n], c) - c)
+                    .norm()
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// `Intersecting` exactly when the boolean test says so; apart, the
+    /// distance is the brute force's, the points on their shapes.
+    fn check<T: Real, P: Polygonal<T>>(
+        r: T,
+        p: &P,
+        hit: impl Fn(&Isometry2<T>) -> bool,
+        closest: impl Fn(&Isometry2<T>) -> ClosestPoints<T>,
+        m: &Isometry2<T>,
+    ) -> Result<(), TestCaseError> {
+        let answer = closest(m);
+        prop_assert_eq!(
+            matches!(answer, ClosestPoints::Intersecting),
+            hit(m),
+            "{:?}",
+            m
+        );
+        let ClosestPoints::WithinMargin {
+            point_a,
+            point_b,
+            normal,
+            distance,
+        } = answer
+        else {
+            return Ok(());
+        };
+        let f = |v: Point2<T>| Point2::new(v.x.as_f64(), v.y.as_f64());
+        let vs: Vec<Point2<f64>> = (0..p.core_vertex_count())
+            .map(|i| f(p.core_vertex(i)))
+            .collect();
+        let m64 = Isometry2::new(
+            nalgebra::Vector2::new(m.translation.x.as_f64(), m.translation.y.as_f64()),
+            m.rotation.im.as_f64().atan2(m.rotation.re.as_f64()),
+        );
+        let c = m64.inverse_transform_point(&Point2::origin());
+        let (extent, _) = p.core_extent_and_shortest_edge();
+        let scale = extent.as_f64() + c.coords.amax() + r.as_f64();
+        let tol = 4.0 * test_tolerance::<T>(T::lit(scale)).as_f64();
+        let d = brute(&vs, &c) - r.as_f64();
+        prop_assert!(
+            (distance.as_f64() - d.max(0.0)).abs() <= tol,
+            "distance {:?}, brute force {}",
+            distance,
+            d
+        );
+        let (pa, pb) = (f(point_a), f(point_b));
+        prop_assert!(
+            (pa.coords.norm() - r.as_f64()).abs() <= tol,
+            "point_a {pa:?} off the circle"
+        );
+        prop_assert!(
+            brute(&vs, &m64.inverse_transform_point(&pb)) <= tol,
+            "point_b {pb:?} off the polygon"
+        );
+        prop_assert!(((pb - pa).norm() - distance.as_f64()).abs() <= tol);
+        prop_assert!((normal.norm().as_f64() - 1.0).abs() <= tol);
+        Ok(())
+    }
+
+    /// Every case at pose `m`, then moved along the closest points' line so
+    /// that the circle touches the polygon to rounding, and a few ulps
+    /// either side of that.
+    fn cases_around<T: Real>(
+        r: T,
+        p: &ConvexPolygon<T>,
+        m: Isometry2<T>,
+    ) -> Result<(), TestCaseError> {
+        let hit = |m: &Isometry2<T>| circle_polygon(&Circle::new(r).unwrap(), p, m);
+        let closest = |m: &Isometry2<T>| {
+            circle_polygon_closest_points(&Circle::new(r).unwrap(), p, m, T::infinity())
+        };
+        check(r, p, hit, closest, &m)?;
+        if let ClosestPoints::WithinMargin {
+            normal, distance, ..
+        } = closest(&m)
+        {
+            for k in [-4.0, -1.0, 0.0, 1.0, 4.0] {
+                let shift = distance + T::lit(k) * <T as Float>::epsilon() * (distance + r);
+                let touching = Isometry2::from_parts(
+                    (m.translation.vector - normal.into_inner() * shift).into(),
+                    m.rotation,
+                );
+                check(r, p, hit, closest, &touching)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn polygons<T: Real>(
+        t: &[f64],
+        size: f64,
+        r: f64,
+        (x, y, turn): (f64, f64, f64),
+    ) -> Result<(), TestCaseError> {
+        let Some(p) = polygon::<T>(t, size, 0.6) else {
+            return Ok(());
+        };
+        let m = Isometry2::new(
+            nalgebra::Vector2::new(T::lit(x * size), T::lit(y * size)),
+            T::lit(turn),
+        );
+        cases_around(T::lit(r * size), &p, m)
+    }
+
+    fn triangles<T: Real>(
+        t: [f64; 3],
+        r: f64,
+        (x, y, turn): (f64, f64, f64),
+    ) -> Result<(), TestCaseError> {
+        let c = |u: f64| Point2::new(T::lit(u.cos()), T::lit(0.7 * u.sin()));
+        let Ok(p) = Triangle::new(c(t[0]), c(t[0] + t[1]), c(t[0] + t[1] + t[2])) else {
+            return Ok(());
+        };
+        let r = T::lit(r);
+        let m = Isometry2::new(nalgebra::Vector2::new(T::lit(x), T::lit(y)), T::lit(turn));
+        let hit = |m: &Isometry2<T>| circle_triangle(&Circle::new(r).unwrap(), &p, m);
+        let closest = |m: &Isometry2<T>| {
+            circle_triangle_closest_points(&Circle::new(r).unwrap(), &p, m, T::infinity())
+        };
+        check(r, &p, hit, closest, &m)?;
+        if let ClosestPoints::WithinMargin {
+            normal, distance, ..
+        } = closest(&m)
+        {
+            for k in [-2.0, 0.0, 2.0] {
+                let shift = distance + T::lit(k) * <T as Float>::epsilon() * (distance + r);
+                let touching = Isometry2::from_parts(
+                    (m.translation.vector - normal.into_inner() * shift).into(),
+                    m.rotation,
+                );
+                check(r, &p, hit, closest, &touching)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn angles() -> impl Strategy<Value = Vec<f64>> {
+        prop::collection::vec(0.0..core::f64::consts::TAU, 3..=16)
+    }
+
+    fn offsets() -> impl Strategy<Value = (f64, f64, f64)> {
+        (-4.0f64..4.0, -4.0f64..4.0, -3.2f64..3.2)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+        /// Polygons of sizes from 1e-12 to 1e12 (f64) or 1e-6 to 1e6 (f32),
+        /// circles from a millionth of the polygon to several times it.
+        #[test]
+        fn polygon_answers_match_the_boolean_and_brute_force(
+            t in angles(), size in -6.0f64..6.0, r in -6.0f64..1.0, o in offsets(),
+        ) {
+            polygons::<f64>(&t, 10f64.powf(2.0 * size), 10f64.powf(r), o)?;
+            polygons::<f32>(&t, 10f64.powf(size), 10f64.powf(r), o)?;
+        }
+
+        #[test]
+        fn triangle_answers_match_the_boolean_and_brute_force(
+            t in [0.0f64..6.3, 0.3f64..2.8, 0.3f64..2.8], r in 0.01f64..2.0, o in offsets(),
+        ) {
+            prop_assume!(t[1] + t[2] < 5.9);
+            triangles::<f64>(t, r, o)?;
+            triangles::<f32>(t, r, o)?;
+        }
+    }
+
+    /// Where the boolean test's own rounding decides: a polygon with an
+    /// edge too short for its squares (f32), and sizes whose products
+    /// overflow; the closest points still follow the boolean test.
+    #[test]
+    fn extreme_sizes_follow_the_boolean() {
+        fn run<T: Real>(size: f64, short: f64, r: f64) {
+            let p = |x: f64, y: f64| Point2::new(T::lit(x * size), T::lit(y * size));
+            let poly =
+                ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 0.0), p(1.0 + short, short), p(0.0, 1.0)])
+                    .unwrap();
+            let c = Circle::new(T::lit(r * size)).unwrap();
+            for (x, y) in [
+                (3.0, 0.5),
+                (-2.0, -2.0),
+                (0.5, 0.5),
+                (1.0 + r, 0.5),
+                (3.0, 3.0),
+                (1.5, 0.0),
+            ] {
+                let m = Isometry2::translation(T::lit(-x * size), T::lit(-y * size));
+                let cp = circle_polygon_closest_points(&c, &poly, &m, T::infinity());
+                assert_eq!(
+                    matches!(cp, ClosestPoints::Intersecting),
+                    circle_polygon(&c, &poly, &m),
+                    "{size} {short} {x} {y}"
+                );
+            }
+        }
+        run::<f32>(1.0, 1e-30, 0.25);
+        run::<f32>(1.0, 1e-12, 1e-30);
+        run::<f32>(1e15, 1e-3, 0.25);
+        run::<f32>(1e-15, 1e-3, 0.25);
+        run::<f64>(1e150, 1e-3, 0.25);
+        run::<f64>(1.0, 1e-300, 0.25);
+        run::<f64>(1e-150, 1e-3, 0.25);
     }
 }

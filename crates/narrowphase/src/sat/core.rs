@@ -31,7 +31,10 @@
 //! through rounding) take the separating axis as normal.
 //!
 //! Cost: for cores of at most [`SCAN_UP_TO`] vertices, `O(n·m)` axis
-//! projections and a pruned search over the (vertex, edge) pairs. A bigger
+//! projections and a pruned search over the (vertex, edge) pairs; the
+//! closest points of two such polygons (edge normals, no radius) instead
+//! take a separating face and a descent along their Minkowski difference
+//! (`descent.rs`), usually a few steps. A bigger
 //! polygon's projections on turning normals climb to their extremes instead
 //! of scanning, and two polygons' closest pair comes from a walk round their
 //! Minkowski difference (`linear.rs`): `O(n + m)` for every query.
@@ -40,6 +43,7 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
 
+use super::descent::{Closest, Face, descent, separating_face};
 use super::linear::{Extreme, SCAN_UP_TO, big, point_closest, walk_closest};
 use crate::polygonal::{Polygonal, length_and_direction, unit};
 use crate::{ClosestPoints, Contact};
@@ -147,12 +151,72 @@ pub fn core_closest_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
     max_distance: T,
 ) -> ClosestPoints<T> {
+    if a.has_edge_normals()
+        && b.has_edge_normals()
+        && !big(a, b)
+        && a.radius() == T::zero()
+        && b.radius() == T::zero()
+    {
+        // Two small polygons: a separating face, then the descent to the
+        // closest features (`descent.rs`).
+        return polygons_closest_points(a, b, b_in_a, max_distance);
+    }
     match core_sat(a, b, b_in_a) {
         CoreSat::Overlap { .. } => ClosestPoints::Intersecting,
         CoreSat::Separated { axis, gap } => {
             separated_cores(a, b, b_in_a, axis, gap, max_distance, true)
         }
     }
+}
+
+/// [`core_closest_points`] for two small cores with outward edge normals
+/// and no radius (triangles, polygons): `Intersecting` exactly when no face separates them
+/// (the numbers of [`polygon_sat`], so exactly when [`core_intersects`] is
+/// `true`), else the closest features by the descent from the separating
+/// face (`descent.rs`), or, should rounding keep the descent from settling,
+/// by the full walk round the Minkowski difference (`linear.rs`).
+fn polygons_closest_points<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    match separating_face(a, b, b_in_a) {
+        None => ClosestPoints::Intersecting,
+        Some((face, gap)) => apart_from_face(a, b, b_in_a, (face, gap), max_distance),
+    }
+}
+
+/// The closest points of two cores with outward edge normals and no radius
+/// that `face` separates by `gap` (a lower bound of their distance): by the
+/// descent from the face (`descent.rs`), or, should rounding keep it from
+/// settling, by the full walk round the Minkowski difference (`linear.rs`).
+/// The direction and distance come from the edge holding a closest point
+/// strictly inside when there is one, else from the two vertices.
+pub(crate) fn apart_from_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+    (face, gap): (Face, T),
+    max_distance: T,
+) -> ClosestPoints<T> {
+    if gap > max_distance {
+        return ClosestPoints::Farther;
+    }
+    let found = descent(a, b, b_in_a, face);
+    let Closest { pa, pb, by_edge } = found.unwrap_or_else(|| {
+        let (pa, pb, edge) = walk_closest(a, b, b_in_a);
+        Closest {
+            pa,
+            pb,
+            by_edge: closest_direction(edge, &pa, &pb),
+        }
+    });
+    let (n, d) = by_edge.unwrap_or_else(|| {
+        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), face.axis(a, b, b_in_a)));
+        (n, d)
+    });
+    ClosestPoints::apart(pa, pb, Unit::new_unchecked(n), d, max_distance)
 }
 
 /// The closest points of two shapes that a pair's own boolean kernel found

@@ -5,6 +5,7 @@
 mod aabb_aabb;
 mod core;
 mod core_pairs;
+pub(crate) mod descent;
 pub(crate) mod linear;
 mod obb_obb;
 

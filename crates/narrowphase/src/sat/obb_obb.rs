@@ -28,6 +28,15 @@
 //!    vector. No square root but that one, no separating-axis pass beyond
 //!    the boolean's.
 //!
+//! 5. Closest points of `obb_obb` and `aabb_obb`: the first axis along which
+//!    the boolean test's own numbers find the boxes apart (so `Intersecting`
+//!    is exactly its answer) is a face of one box separating the other, whose
+//!    corner lowest along the face's normal is found by the signs of two dot
+//!    products; from there the descent of `sat/descent.rs` walks the
+//!    boundary of the boxes' Minkowski difference to the closest features,
+//!    the boxes seen as four-edge polygons (`BoxCore`). Step 4's eight
+//!    clamps stay for `aabb_aabb`.
+//!
 //! Reference: Ericson, *Real-Time Collision Detection*, §4.4.1 (the 3D version).
 //! Degenerate cases: concentric boxes push along `+L` of the first axis of least
 //! overlap.
@@ -36,6 +45,9 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::{Aabb, Obb, Real};
 
+use super::core::apart_from_face;
+use super::descent::Face;
+use crate::polygonal::Polygonal;
 use crate::{ClosestPoints, Contact};
 
 /// A box in A's frame: centre, half extents, unit axes.
@@ -250,9 +262,138 @@ fn boxes_closest<T: Real>(f: &[BoxFrame<T>; 2], max_distance: T) -> ClosestPoint
     ClosestPoints::apart(point_a, point_b, Unit::new_unchecked(n), d, max_distance)
 }
 
+/// A box as a four-edge polygon core for the descent of `sat/descent.rs`:
+/// centre `c` and half extents `h` in the box's own frame, vertices
+/// counter-clockwise from `(−x, −y)`, so that edge `i` (from vertex `i`) has
+/// the outward normal `−y`, `+x`, `+y`, `−x`.
+struct BoxCore<T: Real> {
+    c: Point2<T>,
+    h: Vector2<T>,
+}
+
+impl<T: Real> Polygonal<T> for BoxCore<T> {
+    #[inline]
+    fn core_vertex_count(&self) -> usize {
+        4
+    }
+    #[inline]
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        let (x, y) = (self.h.x, self.h.y);
+        self.c
+            + match i {
+                0 => Vector2::new(-x, -y),
+                1 => Vector2::new(x, -y),
+                2 => Vector2::new(x, y),
+                _ => Vector2::new(-x, y),
+            }
+    }
+    #[inline]
+    fn core_axis_count(&self) -> usize {
+        4
+    }
+    #[inline]
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        let (o, l) = (T::zero(), T::one());
+        match i {
+            0 => Vector2::new(o, -l),
+            1 => Vector2::new(l, o),
+            2 => Vector2::new(o, l),
+            _ => Vector2::new(-l, o),
+        }
+    }
+    #[inline]
+    fn radius(&self) -> T {
+        T::zero()
+    }
+    #[inline]
+    fn has_edge_normals(&self) -> bool {
+        true
+    }
+}
+
+/// The index of a box corner by the signs of its coordinates (`BoxCore`'s
+/// order), the corner lowest along a direction whose components along the
+/// box's axes are `du`, `dv`.
+#[inline]
+fn lowest_corner<T: Real>(du: T, dv: T) -> usize {
+    match (du > T::zero(), dv > T::zero()) {
+        (true, true) => 0,
+        (false, true) => 1,
+        (false, false) => 2,
+        (true, false) => 3,
+    }
+}
+
+/// The first of the four axes along which the boxes are apart, as the
+/// boolean test finds it (the same numbers as `boxes_intersect`: apart
+/// exactly when it says so), as the separating face of one box with the
+/// other's corner lowest along its outward normal (step 5 of the module
+/// notes), and the gap along it.
+#[inline]
+fn separating_face<T: Real>(f: &[BoxFrame<T>; 2]) -> Option<(Face, T)> {
+    let d = f[1].c - f[0].c;
+    for (k, l) in [f[0].u, f[0].v, f[1].u, f[1].v].iter().enumerate() {
+        let s = d.dot(l);
+        let reach = f[0].radius(l) + f[1].radius(l);
+        if Float::abs(s) <= reach {
+            continue;
+        }
+        // The face's outward normal (A's frame) and the face's index.
+        let up = s > T::zero();
+        let face = if k < 2 {
+            // A's faces ±x, ±y, facing B (`d·l > 0`: B on the + side).
+            let n = if up { *l } else { -l };
+            let i = match (k, up) {
+                (0, true) => 1,
+                (0, false) => 3,
+                (_, true) => 2,
+                (_, false) => 0,
+            };
+            Face::OfA {
+                i,
+                j: lowest_corner(n.dot(&f[1].u), n.dot(&f[1].v)),
+            }
+        } else {
+            // B's faces ∓u, ∓v, facing A.
+            let m = if up { -l } else { *l };
+            let j = match (k, up) {
+                (2, true) => 3,
+                (2, false) => 1,
+                (_, true) => 0,
+                (_, false) => 2,
+            };
+            Face::OfB {
+                i: lowest_corner(m.dot(&f[0].u), m.dot(&f[0].v)),
+                j,
+            }
+        };
+        return Some((face, Float::abs(s) - reach));
+    }
+    None
+}
+
+/// The closest points of two boxes that [`separating_face`] found apart
+/// (step 5 of the module notes): the descent of `sat/descent.rs` on the two
+/// boxes as four-edge polygons, A's at `ca`, B's centred in its frame.
+#[inline]
+fn boxes_apart<T: Real>(
+    (ca, ha): (Point2<T>, Vector2<T>),
+    hb: Vector2<T>,
+    b_in_a: &Isometry2<T>,
+    (face, gap): (Face, T),
+    max_distance: T,
+) -> ClosestPoints<T> {
+    let a = BoxCore { c: ca, h: ha };
+    let b = BoxCore {
+        c: Point2::origin(),
+        h: hb,
+    };
+    apart_from_face(&a, &b, b_in_a, (face, gap), max_distance)
+}
+
 /// The closest points of two oriented boxes within `max_distance`, in A's
 /// frame: `Intersecting` exactly when [`obb_obb`] says so; apart, the
-/// nearest of the 8 corner clamps (module notes, step 4).
+/// descent from the separating face (module notes, step 5).
 ///
 /// ```
 /// use nalgebra::{Isometry2, Point2, Vector2};
@@ -277,16 +418,22 @@ pub fn obb_obb_closest_points<T: Real>(
         b.half_extents(),
         b_in_a,
     );
-    if boxes_intersect(&f) {
-        ClosestPoints::Intersecting
-    } else {
-        boxes_closest(&f, max_distance)
+    match separating_face(&f) {
+        None => ClosestPoints::Intersecting,
+        Some(sep) => boxes_apart(
+            (Point2::origin(), a.half_extents()),
+            b.half_extents(),
+            b_in_a,
+            sep,
+            max_distance,
+        ),
     }
 }
 
 /// The closest points of an axis-aligned box and an oriented box within
 /// `max_distance`, in A's frame: `Intersecting` exactly when [`aabb_obb`]
-/// says so; apart, the nearest of the 8 corner clamps (module notes, step 4).
+/// says so; apart, the descent from the separating face (module notes,
+/// step 5).
 #[inline]
 pub fn aabb_obb_closest_points<T: Real>(
     a: &Aabb<T>,
@@ -301,10 +448,15 @@ pub fn aabb_obb_closest_points<T: Real>(
         b.half_extents(),
         b_in_a,
     );
-    if boxes_intersect(&f) {
-        ClosestPoints::Intersecting
-    } else {
-        boxes_closest(&f, max_distance)
+    match separating_face(&f) {
+        None => ClosestPoints::Intersecting,
+        Some(sep) => boxes_apart(
+            (a.center(), a.half_extents()),
+            b.half_extents(),
+            b_in_a,
+            sep,
+            max_distance,
+        ),
     }
 }
 
@@ -333,4 +485,125 @@ pub(crate) fn axis_boxes_closest<T: Real>(
         },
     ];
     boxes_closest(&f, max_distance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use shape::testing::{cases, test_tolerance};
+
+    /// The descent from the farthest face against the eight corner clamps
+    /// (`boxes_closest`, step 4, an independent reference): the same
+    /// decision as the boolean test, the same distance, the points on the
+    /// boxes; for two boxes and for an axis-aligned box with an offset
+    /// centre, at random poses and moved to touch to rounding.
+    fn check<T: Real>(
+        ha: [f64; 2],
+        hb: [f64; 2],
+        centre: [f64; 2],
+        (x, y, turn): (f64, f64, f64),
+    ) -> Result<(), TestCaseError> {
+        let v = |[x, y]: [f64; 2]| Vector2::new(T::lit(x), T::lit(y));
+        let (a, b) = (Obb::new(v(ha)).unwrap(), Obb::new(v(hb)).unwrap());
+        let lo = Point2::from(v(centre) - v(ha));
+        let aabb = Aabb::new(lo, lo + v(ha) * T::two()).unwrap();
+        let m = Isometry2::new(v([x, y]), T::lit(turn));
+        let scale = 2.0 + x.abs() + y.abs() + centre[0].abs() + centre[1].abs();
+        let tol = 4.0 * test_tolerance::<T>(T::lit(scale)).as_f64();
+        let one = |m: &Isometry2<T>, aligned: bool| -> Result<(), TestCaseError> {
+            let (answer, hit, f) = if aligned {
+                let f = frames(
+                    aabb.center(),
+                    aabb.half_extents(),
+                    Point2::origin(),
+                    b.half_extents(),
+                    m,
+                );
+                (
+                    aabb_obb_closest_points(&aabb, &b, m, T::infinity()),
+                    aabb_obb(&aabb, &b, m),
+                    f,
+                )
+            } else {
+                let f = frames(
+                    Point2::origin(),
+                    a.half_extents(),
+                    Point2::origin(),
+                    b.half_extents(),
+                    m,
+                );
+                (
+                    obb_obb_closest_points(&a, &b, m, T::infinity()),
+                    obb_obb(&a, &b, m),
+                    f,
+                )
+            };
+            prop_assert_eq!(matches!(answer, ClosestPoints::Intersecting), hit);
+            if let ClosestPoints::WithinMargin {
+                point_a,
+                point_b,
+                normal,
+                distance,
+            } = answer
+            {
+                let ClosestPoints::WithinMargin {
+                    distance: reference,
+                    ..
+                } = boxes_closest(&f, T::infinity())
+                else {
+                    return Err(TestCaseError::fail("the corner clamps found no pair"));
+                };
+                prop_assert!(
+                    (distance - reference).as_f64().abs() <= tol,
+                    "{distance:?} against {reference:?}"
+                );
+                prop_assert!(((point_b - point_a).norm() - distance).as_f64().abs() <= tol);
+                prop_assert!(((point_b - point_a).dot(&normal) - distance).as_f64().abs() <= tol);
+                // On the boxes: within each box, and at the distance.
+                for (p, k) in [(point_a, 0), (point_b, 1)] {
+                    let q = p - f[k].c;
+                    let (u, w) = (q.dot(&f[k].u).as_f64().abs(), q.dot(&f[k].v).as_f64().abs());
+                    let out = (u - f[k].h.x.as_f64()).max(w - f[k].h.y.as_f64());
+                    prop_assert!(out.abs() <= tol, "point {p:?} {out:?} off box {k}");
+                }
+            }
+            Ok(())
+        };
+        for aligned in [false, true] {
+            one(&m, aligned)?;
+            let answer = if aligned {
+                aabb_obb_closest_points(&aabb, &b, &m, T::infinity())
+            } else {
+                obb_obb_closest_points(&a, &b, &m, T::infinity())
+            };
+            if let ClosestPoints::WithinMargin {
+                normal, distance, ..
+            } = answer
+            {
+                for k in [-2.0, 0.0, 2.0] {
+                    let shift = distance + T::lit(k) * <T as Float>::epsilon() * T::lit(scale);
+                    let touching = Isometry2::from_parts(
+                        (m.translation.vector - normal.into_inner() * shift).into(),
+                        m.rotation,
+                    );
+                    one(&touching, aligned)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+        #[test]
+        fn descent_matches_the_corner_clamps(
+            ha in [0.1f64..2.0, 0.1f64..2.0], hb in [0.1f64..2.0, 0.1f64..2.0], c in [-1.0f64..1.0, -1.0f64..1.0],
+            x in -6.0f64..6.0, y in -6.0f64..6.0, turn in prop_oneof![-3.2f64..3.2, Just(0.0), Just(core::f64::consts::FRAC_PI_2)],
+        ) {
+            check::<f64>(ha, hb, c, (x, y, turn))?;
+            check::<f32>(ha, hb, c, (x, y, turn))?;
+        }
+    }
 }

@@ -28,6 +28,10 @@ use crate::{
 pub struct ConvexPolygon<T: Real> {
     vertices: Vec<Point2<T>>,
     normals: Vec<Vector2<T>>,
+    /// The largest absolute vertex coordinate.
+    extent: T,
+    /// The shortest edge's squared length.
+    shortest_edge_squared: T,
 }
 
 impl<T: Real> ConvexPolygon<T> {
@@ -83,7 +87,13 @@ impl<T: Real> ConvexPolygon<T> {
         let normals = (0..n)
             .map(|i| polygonal::outward_normal(&vertices[i], &vertices[(i + 1) % n]))
             .collect();
-        Self { vertices, normals }
+        let (extent, shortest_edge_squared) = polygonal::extent_and_shortest_edge(&vertices);
+        Self {
+            vertices,
+            normals,
+            extent,
+            shortest_edge_squared,
+        }
     }
 
     /// The vertices, counter-clockwise.
@@ -97,6 +107,19 @@ impl<T: Real> ConvexPolygon<T> {
     #[must_use]
     pub fn normals(&self) -> &[Vector2<T>] {
         &self.normals
+    }
+
+    /// The largest absolute coordinate of a vertex: the polygon lies in the
+    /// square `[−extent, extent]²` of its frame.
+    #[must_use]
+    pub fn extent(&self) -> T {
+        self.extent
+    }
+
+    /// The squared length of the shortest edge.
+    #[must_use]
+    pub fn shortest_edge_squared(&self) -> T {
+        self.shortest_edge_squared
     }
 
     /// The number of vertices (at least 3).

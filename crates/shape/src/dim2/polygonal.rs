@@ -195,6 +195,21 @@ pub(crate) fn project_ccw<T: Real>(
     crate::PointProjection { point, is_inside }
 }
 
+/// The largest absolute coordinate of the vertices (the polygon lies in the
+/// square `[−extent, extent]²`) and the squared length of the shortest
+/// edge: sizes the narrow phase's rounding bounds need, computed once.
+pub(crate) fn extent_and_shortest_edge<T: Real>(vertices: &[Point2<T>]) -> (T, T) {
+    let n = vertices.len();
+    let mut extent = T::zero();
+    let mut shortest = T::infinity();
+    for i in 0..n {
+        let v = vertices[i];
+        extent = Float::max(extent, Float::max(Float::abs(v.x), Float::abs(v.y)));
+        shortest = Float::min(shortest, (vertices[(i + 1) % n] - v).norm_squared());
+    }
+    (extent, shortest)
+}
+
 /// Outward unit normal of the counter-clockwise edge `a → b`.
 #[inline]
 pub(crate) fn outward_normal<T: Real>(a: &Point2<T>, b: &Point2<T>) -> Vector2<T> {

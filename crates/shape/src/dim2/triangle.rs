@@ -23,6 +23,10 @@ pub struct Triangle<T: Real> {
     vertices: [Point2<T>; 3],
     /// Unit outward normals; normal `i` belongs to the edge from vertex `i`.
     normals: [Vector2<T>; 3],
+    /// The largest absolute vertex coordinate.
+    extent: T,
+    /// The shortest edge's squared length.
+    shortest_edge_squared: T,
 }
 
 impl<T: Real> Triangle<T> {
@@ -51,7 +55,13 @@ impl<T: Real> Triangle<T> {
         let normals = core::array::from_fn(|i| {
             polygonal::outward_normal(&vertices[i], &vertices[(i + 1) % 3])
         });
-        Ok(Self { vertices, normals })
+        let (extent, shortest_edge_squared) = polygonal::extent_and_shortest_edge(&vertices);
+        Ok(Self {
+            vertices,
+            normals,
+            extent,
+            shortest_edge_squared,
+        })
     }
 
     /// The corners, counter-clockwise.
@@ -65,6 +75,19 @@ impl<T: Real> Triangle<T> {
     #[must_use]
     pub fn normals(&self) -> &[Vector2<T>; 3] {
         &self.normals
+    }
+
+    /// The largest absolute coordinate of a corner: the triangle lies in the
+    /// square `[−extent, extent]²` of its frame.
+    #[must_use]
+    pub fn extent(&self) -> T {
+        self.extent
+    }
+
+    /// The squared length of the shortest edge.
+    #[must_use]
+    pub fn shortest_edge_squared(&self) -> T {
+        self.shortest_edge_squared
     }
 
     /// The area (positive).
