@@ -981,21 +981,28 @@ pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
     }
 }
 
-/// The mirror rule for two built-in shapes, typed: one function per arm of
-/// the register blocks' `match` (not inlined into it, so that each pair pays
-/// only for its own registers, and the `match` jumps to it). `a` and `b` are
-/// in the order of the pair's kernel, `reversed` when that is the reverse of
-/// the caller's (a constant of the arm); `variants` are the
+/// The mirror rule for two built-in shapes, typed: what each arm of the
+/// register blocks' `match` runs (inlined into it). `a` and `b` are in the
+/// order of the pair's kernel, `reversed` when that is the reverse of the
+/// caller's (a constant of the arm); `variants` are the
 /// [`ShapeRef`](shape::ShapeRef) variants of their kinds, so the kinds are
 /// known at compile time. Two shapes of the same kind are put in the
-/// canonical order here (by pose, then address). Then B's effective pose in
-/// A's, `kernel` in A's frame, the answer mapped to the world and flipped
-/// back when the order was swapped.
+/// canonical order here (by pose, then address); then the arm jumps to one
+/// function per pair and query (`builtin_placed`, not inlined): B's
+/// effective pose in A's, `kernel` in A's frame, the answer mapped to the
+/// world and flipped back when the order was swapped.
 ///
 /// The canonical order of two shapes of the same kind has no data-dependent
 /// branch: random pairs come in either order half of the time, and a branch
-/// on it would be mispredicted as often. `canonical_greater` compares
-/// without one, and the two sides are picked by the result as values.
+/// on it would be mispredicted as often. The first pose numbers decide
+/// almost always, and the two sides are picked by the result as values
+/// (conditional moves of the references); equal first numbers (or a NaN)
+/// take a rarely taken branch to a cold function that answers the whole
+/// query (`builtin_tied`), so that the common path makes no call and saves
+/// no register. The references are picked *before* the call to
+/// `builtin_placed`, which only sees the two it is given: inlined, the
+/// compiler would load the numbers of both poses and pick the numbers
+/// instead, which x86 does with a branch for floating-point values.
 ///
 /// The poses are not checked one by one: a NaN or an infinity in either
 /// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
@@ -1011,7 +1018,7 @@ pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
 /// # Errors
 /// [`DispatchError::NonFinitePose`] for a pose with a NaN or an infinity, or
 /// a relative pose that overflows when the bounding boxes cannot decide.
-#[inline(never)]
+#[inline(always)]
 pub fn builtin_in_order<'s, T, D, Q, A, B>(
     (a, pose_x): (&'s A, &'s D::Pose),
     (b, pose_y): (&'s B, &'s D::Pose),
@@ -1034,21 +1041,110 @@ where
         D::builtin_kind(variants.0(a)),
         D::builtin_kind(variants.1(b)),
     );
-    let same_kind_swap =
-        ka == kb && canonical_greater::<T, D>(pose_x, thin_address(a), pose_y, thin_address(b));
-    let swapped = reversed ^ same_kind_swap;
-    let (a, b) = swap_if_same_type(same_kind_swap, a, b);
-    let [pose_a, pose_b] = select_pair(same_kind_swap, [pose_x, pose_y]);
-    // For two shapes of the same kind the picked references pass through
-    // `black_box`: without it, the compiler reuses the numbers it loaded for
-    // the comparison and picks those instead, which x86 does with a branch
-    // for floating-point values. (Two different kinds are never swapped:
-    // nothing is picked.)
-    let (a, b, pose_a, pose_b) = if ka == kb {
-        core::hint::black_box((a, b, pose_a, pose_b))
-    } else {
-        (a, b, pose_a, pose_b)
-    };
+    if ka != kb {
+        // Two different kinds: the arm's order is the canonical one.
+        return builtin_placed::<T, D, Q, A, B>(
+            (a, pose_x),
+            (b, pose_y),
+            reversed,
+            args,
+            variants,
+            kernel,
+        );
+    }
+    let (x, y) = (
+        D::pose_numbers(pose_x).as_ref()[0],
+        D::pose_numbers(pose_y).as_ref()[0],
+    );
+    if !(x < y || x > y) {
+        // Equal first numbers (or a NaN): the rest of the order, in a cold
+        // function that answers the whole query (no call on the common path,
+        // so that it saves no register).
+        return builtin_tied::<T, D, Q, A, B>(
+            (a, pose_x),
+            (b, pose_y),
+            reversed,
+            args,
+            variants,
+            kernel,
+        );
+    }
+    let swap = x > y;
+    let (a, b) = swap_if_same_type(swap, a, b);
+    let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
+    builtin_placed::<T, D, Q, A, B>(
+        (a, pose_a),
+        (b, pose_b),
+        reversed ^ swap,
+        args,
+        variants,
+        kernel,
+    )
+}
+
+/// [`builtin_in_order`] for two shapes of the same kind whose first pose
+/// numbers are equal (or NaN): the whole canonical order
+/// (`canonical_greater`), then the query. Rarely called: shapes at the same
+/// first coordinate.
+#[cold]
+#[inline(never)]
+fn builtin_tied<'s, T, D, Q, A, B>(
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    let swap = canonical_greater::<T, D>(pose_x, thin_address(a), pose_y, thin_address(b));
+    let (a, b) = swap_if_same_type(swap, a, b);
+    let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
+    builtin_placed::<T, D, Q, A, B>(
+        (a, pose_a),
+        (b, pose_b),
+        reversed ^ swap,
+        args,
+        variants,
+        kernel,
+    )
+}
+
+/// The rest of [`builtin_in_order`] once the two shapes are in canonical
+/// order (`swapped` when that is the reverse of the caller's): B's effective
+/// pose in A's, the range check, the kernel, the answer in the world.
+#[inline(never)]
+fn builtin_placed<'s, T, D, Q, A, B>(
+    (a, pose_a): (&'s A, &'s D::Pose),
+    (b, pose_b): (&'s B, &'s D::Pose),
+    swapped: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    let (ka, kb) = (
+        D::builtin_kind(variants.0(a)),
+        D::builtin_kind(variants.1(b)),
+    );
     let frame = D::builtin_effective_pose(ka, pose_a);
     let m = D::inv_mul(&frame, &D::builtin_effective_pose(kb, pose_b));
     if !pose_in_range::<T, D>(&m) {
