@@ -160,6 +160,10 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
         let _ = (frame, swapped);
         args
     }
+    /// Whether every answer is the same seen from either shape
+    /// ([`flipped`](Self::flipped) is the identity, as for a boolean): the
+    /// built-in path then does not keep track of the order it ran in.
+    const SYMMETRIC: bool = false;
     /// The answer seen from the other shape.
     fn flipped(answer: &Self::Answer) -> Self::Answer;
     /// The answer seen from the other shape when `flip`, else itself. A query
@@ -1037,6 +1041,8 @@ where
     A: Any,
     B: Any,
 {
+    // An answer the same from either side needs no record of the order.
+    let reversed = reversed && !Q::SYMMETRIC;
     let (ka, kb) = (
         D::builtin_kind(variants.0(a)),
         D::builtin_kind(variants.1(b)),
@@ -1044,9 +1050,9 @@ where
     if ka != kb {
         // Two different kinds: the arm's order is the canonical one.
         return builtin_placed::<T, D, Q, A, B>(
+            reversed,
             (a, pose_x),
             (b, pose_y),
-            reversed,
             args,
             variants,
             kernel,
@@ -1073,9 +1079,9 @@ where
     let (a, b) = swap_if_same_type(swap, a, b);
     let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
     builtin_placed::<T, D, Q, A, B>(
+        reversed ^ (swap && !Q::SYMMETRIC),
         (a, pose_a),
         (b, pose_b),
-        reversed ^ swap,
         args,
         variants,
         kernel,
@@ -1110,9 +1116,9 @@ where
     let (a, b) = swap_if_same_type(swap, a, b);
     let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
     builtin_placed::<T, D, Q, A, B>(
+        reversed ^ swap,
         (a, pose_a),
         (b, pose_b),
-        reversed ^ swap,
         args,
         variants,
         kernel,
@@ -1124,9 +1130,9 @@ where
 /// pose in A's, the range check, the kernel, the answer in the world.
 #[inline(never)]
 fn builtin_placed<'s, T, D, Q, A, B>(
+    swapped: bool,
     (a, pose_a): (&'s A, &'s D::Pose),
     (b, pose_b): (&'s B, &'s D::Pose),
-    swapped: bool,
     args: Q::Args,
     variants: (
         impl Fn(&'s A) -> D::Builtin<'s>,
