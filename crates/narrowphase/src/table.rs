@@ -211,16 +211,19 @@ pub type KernelFn<T, D, A, B> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> bool;
 /// A typed contact kernel: `(a, b, b_in_a) → contact in A's frame`.
 pub type ContactKernelFn<T, D, A, B, C> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> Option<C>;
 
-/// A user kernel with its argument types erased: downcasts, then calls the
-/// typed function. `None` when a downcast fails (the shape's kind and data
-/// disagree).
+/// A user kernel with its argument types erased, and the mirror rule around
+/// it: given the two sides in the kernel's order (`swapped` when that is the
+/// reverse of the caller's), it checks the poses, places B in A's frame,
+/// downcasts the data and answers in the world frame. Monomorphised for the
+/// kernel's data types: everything after the order is one function behind
+/// the one call through the `Arc` (`user_in_order`).
 type Erased<T, D, Q> = Arc<
     dyn Fn(
-            &dyn Any,
-            &dyn Any,
-            &<D as Dimension<T>>::Pose,
+            &Side<'_, T, D>,
+            &Side<'_, T, D>,
+            bool,
             <Q as PairQuery<T, D>>::Args,
-        ) -> Option<<Q as PairQuery<T, D>>::Answer>
+        ) -> Result<<Q as PairQuery<T, D>>::Answer, DispatchError>
         + Send
         + Sync,
 >;
@@ -467,14 +470,11 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         B: Any,
         F: Fn(&A, &B, &D::Pose, Q::Args) -> Q::Answer + Send + Sync + 'static,
     {
-        let erased: Erased<T, D, Q> = Arc::new(move |a: &dyn Any, b: &dyn Any, m, args| {
-            Some(kernel(
-                a.downcast_ref::<A>()?,
-                b.downcast_ref::<B>()?,
-                m,
-                args,
-            ))
-        });
+        let erased: Erased<T, D, Q> = Arc::new(
+            move |first: &Side<'_, T, D>, second: &Side<'_, T, D>, swapped: bool, args| {
+                user_in_order::<T, D, Q, A, B>(first, second, swapped, args, &kernel)
+            },
+        );
         assert!(
             Q::SLOT < QUERY_SLOTS,
             "query {} has slot {} of {QUERY_SLOTS}",
@@ -842,37 +842,76 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         data: db,
     };
     if let Some(cell) = user().and_then(|u| u.get(ka, kb)) {
-        return user_pair::<T, D, Q>(cell, sa, sb, args);
+        return user_pair::<T, D, Q>(cell, &sa, &sb, args);
     }
     general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
 }
 
-/// A pair with a user kernel: the mirror rule around the registered kernel,
-/// which downcasts the shapes' data.
+/// A pair with a user kernel: the sides in the kernel's order, then the
+/// kernel with the mirror rule around it (`user_in_order`, behind the
+/// cell's `Arc`). A kernel registered for (B, A) takes them swapped; two
+/// shapes of one kind go in the canonical order, picked by value (the
+/// references, with conditional moves) rather than by a branch, which random
+/// pairs would mispredict half of the time.
 #[inline]
 fn user_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     cell: &UserCell<T, D, Q>,
-    sa: Side<'_, T, D>,
-    sb: Side<'_, T, D>,
+    sa: &Side<'_, T, D>,
+    sb: &Side<'_, T, D>,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    if !(pose_is_finite::<T, D>(sa.pose) && pose_is_finite::<T, D>(sb.pose)) {
+    let swapped = cell.mirrored | (sa.kind == sb.kind && same_kind_swapped(sa, sb));
+    let [first, second] = select_pair(swapped, [sa, sb]);
+    (cell.kernel)(first, second, swapped, args)
+}
+
+/// The mirror rule around a user kernel of data types `A` and `B`, with the
+/// sides in the kernel's order (`swapped` when that is the reverse of the
+/// caller's): both poses finite, B's effective pose in A's (relative poses
+/// out of the kernels' range go to the bounding boxes first), the data
+/// downcast, the kernel in A's frame, the answer mapped to the world and
+/// flipped back when swapped. The poses are checked one by one: a user
+/// shape's effective pose may drop part of its pose.
+#[inline(always)]
+fn user_in_order<T, D, Q, A, B>(
+    first: &Side<'_, T, D>,
+    second: &Side<'_, T, D>,
+    swapped: bool,
+    args: Q::Args,
+    kernel: &impl Fn(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    if !(pose_is_finite::<T, D>(first.pose) & pose_is_finite::<T, D>(second.pose)) {
         return Err(DispatchError::NonFinitePose);
     }
-    let swapped = if cell.mirrored {
-        true
-    } else if sa.kind != sb.kind {
-        false
-    } else {
-        same_kind_swapped(&sa, &sb)
-    };
-    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
-    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+    let frame = first.effective_pose();
+    let m = D::inv_mul(&frame, &second.effective_pose());
+    if !pose_in_range::<T, D>(&m) {
+        if let Some(answer) = beyond_range::<T, D, Q>(&m, *first, *second, &args)? {
+            return Ok(Q::flipped_if(answer, swapped));
+        }
+    }
+    let (Some(a), Some(b)) = (
+        first.data.downcast_ref::<A>(),
+        second.data.downcast_ref::<B>(),
+    ) else {
         // The shape whose data is not of the registered type (the first
-        // when both could be at fault).
-        (cell.kernel)(first.data, second.data, m, args)
-            .ok_or(DispatchError::KindMismatch { kind: first.kind })
-    })
+        // when both are).
+        let kind = if first.data.is::<A>() {
+            second.kind
+        } else {
+            first.kind
+        };
+        return Err(DispatchError::KindMismatch { kind });
+    };
+    let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
+    Ok(Q::flipped_if(Q::transformed(&local, &frame), swapped))
 }
 
 /// Whether two shapes of the same kind are in the reverse of the canonical
@@ -923,35 +962,6 @@ impl<T: Real, D: Dimension<T>> Side<'_, T, D> {
             D::effective_pose(self.shape, self.pose)
         }
     }
-}
-
-/// The mirror rule, in one place: with the two sides in canonical order
-/// (`swapped` when that is (B, A)), computes B's effective pose in A's, asks
-/// `kernel` for the answer in A's frame (with the arguments localised), maps
-/// it to the world and flips it back when swapped. Relative poses out of the
-/// kernels' range go to the bounding boxes first.
-///
-/// The poses must have been found finite; [`builtin_pair`] is the same rule
-/// for two built-in shapes, with the finiteness check folded into the range
-/// check.
-#[inline]
-fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    first: Side<'_, T, D>,
-    second: Side<'_, T, D>,
-    swapped: bool,
-    args: Q::Args,
-    kernel: impl FnOnce(&D::Pose, Q::Args) -> Result<Q::Answer, DispatchError>,
-) -> Result<Q::Answer, DispatchError> {
-    let frame = first.effective_pose();
-    let m = D::inv_mul(&frame, &second.effective_pose());
-    if !pose_in_range::<T, D>(&m) {
-        if let Some(answer) = beyond_range::<T, D, Q>(&m, first, second, &args)? {
-            return Ok(if swapped { Q::flipped(&answer) } else { answer });
-        }
-    }
-    let local = kernel(&m, Q::local_args(args, &frame, swapped))?;
-    let world = Q::transformed(&local, &frame);
-    Ok(if swapped { Q::flipped(&world) } else { world })
 }
 
 /// Two built-in shapes through the built-in kernels:
