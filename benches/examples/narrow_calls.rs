@@ -15,6 +15,11 @@
 //! `contact_free`, `contact_typed`, `parry` (`intersection_test`),
 //! `parry_contact`. The program prints the number of queries; callgrind's
 //! total divided by it is the instructions per query.
+//!
+//! With `NARROW_TIME=<passes>` in the environment the program times instead:
+//! each pass over the batch is timed with the wall clock and the fastest pass
+//! is printed in ns per query (the minimum filters out the other programs of
+//! a loaded machine); `NARROW_BATCH=<n>` sets the batch size (default 256).
 
 use std::hint::black_box;
 
@@ -25,6 +30,21 @@ use kasanari_benches::Rng;
 
 const BATCH: usize = 256;
 const ROUNDS: usize = 40;
+
+/// The batch size: `NARROW_BATCH`, else [`BATCH`].
+fn batch() -> usize {
+    std::env::var("NARROW_BATCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BATCH)
+}
+
+/// The number of timed passes, in timing mode (`NARROW_TIME`).
+fn time_passes() -> Option<usize> {
+    std::env::var("NARROW_TIME")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
 
 /// A user shape kind: a disc known to the table only by its kernel.
 #[derive(Debug)]
@@ -118,7 +138,7 @@ fn specs(name: &str) -> Vec<(Spec, [f64; 3], Spec, [f64; 3])> {
         _ => panic!("unknown pair {name}"),
     };
     let mut rng = Rng::new(0x5EED);
-    (0..BATCH)
+    (0..batch())
         .map(|_| {
             let (a, b) = (spec(&mut rng, ka), spec(&mut rng, kb));
             let pa = [
@@ -153,6 +173,29 @@ fn timed_loop<P>(pairs: &[P], mut f: impl FnMut(&P)) {
     }
 }
 
+/// [`timed_loop`], or [`fastest_pass`] in timing mode.
+fn go<P>(pairs: &[P], f: impl FnMut(&P)) {
+    match time_passes() {
+        Some(passes) => fastest_pass(pairs, passes, f),
+        None => timed_loop(pairs, f),
+    }
+}
+
+/// Timing mode: the fastest of `passes` timed passes over the batch, printed
+/// in ns per query.
+#[inline(never)]
+fn fastest_pass<P>(pairs: &[P], passes: usize, mut f: impl FnMut(&P)) {
+    let mut best = f64::INFINITY;
+    for _ in 0..passes {
+        let start = std::time::Instant::now();
+        for p in black_box(pairs) {
+            f(p);
+        }
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    println!("{:.3}", best * 1e9 / pairs.len() as f64);
+}
+
 fn typed<T: Real>(name: &str, pairs: &[Pair<T>], contact: bool) {
     fn d<X: 'static, T: Real>(s: &dyn Shape<T>) -> &X {
         s.as_any().downcast_ref().unwrap()
@@ -170,11 +213,11 @@ fn typed<T: Real>(name: &str, pairs: &[Pair<T>], contact: bool) {
                 })
                 .collect();
             if contact {
-                timed_loop(&v, |(a, pa, b, pb)| {
+                go(&v, |(a, pa, b, pb)| {
                     black_box($kc(a, b, &pa.inv_mul(pb)));
                 });
             } else {
-                timed_loop(&v, |(a, pa, b, pb)| {
+                go(&v, |(a, pa, b, pb)| {
                     black_box($k(a, b, &pa.inv_mul(pb)));
                 });
             }
@@ -241,11 +284,11 @@ macro_rules! parry_run {
                 .map(|(a, pa, b, pb)| (shape(*a), pose(*pa), shape(*b), pose(*pb)))
                 .collect();
             if contact {
-                timed_loop(&pairs, |(a, pa, b, pb)| {
+                go(&pairs, |(a, pa, b, pb)| {
                     let _ = black_box($parry::query::contact(pa, &**a, pb, &**b, 0.0));
                 });
             } else {
-                timed_loop(&pairs, |(a, pa, b, pb)| {
+                go(&pairs, |(a, pa, b, pb)| {
                     let _ = black_box($parry::query::intersection_test(pa, &**a, pb, &**b));
                 });
             }
@@ -280,16 +323,16 @@ fn run<T: Real>(name: &str, path: &str) {
     match path {
         "typed" => typed(name, &pairs, false),
         "contact_typed" => typed(name, &pairs, true),
-        "table" => timed_loop(&pairs, |(a, pa, b, pb)| {
+        "table" => go(&pairs, |(a, pa, b, pb)| {
             let _ = black_box(table.intersects(&**a, pa, &**b, pb));
         }),
-        "contact_table" => timed_loop(&pairs, |(a, pa, b, pb)| {
+        "contact_table" => go(&pairs, |(a, pa, b, pb)| {
             let _ = black_box(table.contact(&**a, pa, &**b, pb));
         }),
-        "free" => timed_loop(&pairs, |(a, pa, b, pb)| {
+        "free" => go(&pairs, |(a, pa, b, pb)| {
             let _ = black_box(narrowphase::intersects(&**a, pa, &**b, pb));
         }),
-        "contact_free" => timed_loop(&pairs, |(a, pa, b, pb)| {
+        "contact_free" => go(&pairs, |(a, pa, b, pb)| {
             let _ = black_box(narrowphase::contact(&**a, pa, &**b, pb));
         }),
         "parry" if f64_precision => parry64(&sp, false),
@@ -311,5 +354,7 @@ fn main() {
         "f64" => run::<f64>(name, path),
         _ => run::<f32>(name, path),
     }
-    println!("{}", BATCH * ROUNDS);
+    if time_passes().is_none() {
+        println!("{}", batch() * ROUNDS);
+    }
 }

@@ -214,6 +214,7 @@ impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
     type Answer = bool;
     const NAME: &'static str = "intersects";
     const SLOT: usize = slot::INTERSECTS;
+    const SYMMETRIC: bool = true;
 
     #[inline]
     fn check_args((): &()) -> Result<(), DispatchError> {
@@ -489,9 +490,9 @@ macro_rules! register_block {
         }
 
         /// The IntersectsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_intersects<'s, T: Real>(
             x: ShapeRef<'s, T>,
             pose_x: &'s Isometry2<T>,
@@ -499,21 +500,20 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<bool, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $intersects(a, b, m),
-                ),
-                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $intersects(a, b, m),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
+                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
+                    #[inline(always)] |a, b, m, ()| $intersects(a, b, m),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
 
         /// The ContactQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_contact<'s, T: Real>(
             x: ShapeRef<'s, T>,
             pose_x: &'s Isometry2<T>,
@@ -521,21 +521,20 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<Option<Contact<T>>, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $contact(a, b, m),
-                ),
-                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, (), (ShapeRef::$a, ShapeRef::$b), |a, b, m, ()| $contact(a, b, m),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
+                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
+                    #[inline(always)] |a, b, m, ()| $contact(a, b, m),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
 
         /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_closest_points<'s, T: Real>(
             x: ShapeRef<'s, T>,
             pose_x: &'s Isometry2<T>,
@@ -543,12 +542,11 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             max_distance: T,
         ) -> Result<ClosestPoints<T>, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef::$a(a), ShapeRef::$b(b)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, max_distance, (ShapeRef::$a, ShapeRef::$b), |a, b, m, d| $closest(a, b, m, d),
-                ),
-                (ShapeRef::$b(b), ShapeRef::$a(a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, max_distance, (ShapeRef::$a, ShapeRef::$b), |a, b, m, d| $closest(a, b, m, d),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
+                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), max_distance, (ShapeRef::$a, ShapeRef::$b),
+                    #[inline(always)] |a, b, m, d| $closest(a, b, m, d),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }

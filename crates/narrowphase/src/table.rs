@@ -160,6 +160,10 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
         let _ = (frame, swapped);
         args
     }
+    /// Whether every answer is the same seen from either shape
+    /// ([`flipped`](Self::flipped) is the identity, as for a boolean): the
+    /// built-in path then does not keep track of the order it ran in.
+    const SYMMETRIC: bool = false;
     /// The answer seen from the other shape.
     fn flipped(answer: &Self::Answer) -> Self::Answer;
     /// The answer seen from the other shape when `flip`, else itself. A query
@@ -207,16 +211,19 @@ pub type KernelFn<T, D, A, B> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> bool;
 /// A typed contact kernel: `(a, b, b_in_a) → contact in A's frame`.
 pub type ContactKernelFn<T, D, A, B, C> = fn(&A, &B, &<D as Dimension<T>>::Pose) -> Option<C>;
 
-/// A user kernel with its argument types erased: downcasts, then calls the
-/// typed function. `None` when a downcast fails (the shape's kind and data
-/// disagree).
+/// A user kernel with its argument types erased, and the mirror rule around
+/// it: given the two sides in the kernel's order (`swapped` when that is the
+/// reverse of the caller's), it checks the poses, places B in A's frame,
+/// downcasts the data and answers in the world frame. Monomorphised for the
+/// kernel's data types: everything after the order is one function behind
+/// the one call through the `Arc` (`user_in_order`).
 type Erased<T, D, Q> = Arc<
     dyn Fn(
-            &dyn Any,
-            &dyn Any,
-            &<D as Dimension<T>>::Pose,
+            &Side<'_, T, D>,
+            &Side<'_, T, D>,
+            bool,
             <Q as PairQuery<T, D>>::Args,
-        ) -> Option<<Q as PairQuery<T, D>>::Answer>
+        ) -> Result<<Q as PairQuery<T, D>>::Answer, DispatchError>
         + Send
         + Sync,
 >;
@@ -463,14 +470,11 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         B: Any,
         F: Fn(&A, &B, &D::Pose, Q::Args) -> Q::Answer + Send + Sync + 'static,
     {
-        let erased: Erased<T, D, Q> = Arc::new(move |a: &dyn Any, b: &dyn Any, m, args| {
-            Some(kernel(
-                a.downcast_ref::<A>()?,
-                b.downcast_ref::<B>()?,
-                m,
-                args,
-            ))
-        });
+        let erased: Erased<T, D, Q> = Arc::new(
+            move |first: &Side<'_, T, D>, second: &Side<'_, T, D>, swapped: bool, args| {
+                user_in_order::<T, D, Q, A, B>(first, second, swapped, args, &kernel)
+            },
+        );
         assert!(
             Q::SLOT < QUERY_SLOTS,
             "query {} has slot {} of {QUERY_SLOTS}",
@@ -838,37 +842,76 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         data: db,
     };
     if let Some(cell) = user().and_then(|u| u.get(ka, kb)) {
-        return user_pair::<T, D, Q>(cell, sa, sb, args);
+        return user_pair::<T, D, Q>(cell, &sa, &sb, args);
     }
     general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
 }
 
-/// A pair with a user kernel: the mirror rule around the registered kernel,
-/// which downcasts the shapes' data.
+/// A pair with a user kernel: the sides in the kernel's order, then the
+/// kernel with the mirror rule around it (`user_in_order`, behind the
+/// cell's `Arc`). A kernel registered for (B, A) takes them swapped; two
+/// shapes of one kind go in the canonical order, picked by value (the
+/// references, with conditional moves) rather than by a branch, which random
+/// pairs would mispredict half of the time.
 #[inline]
 fn user_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     cell: &UserCell<T, D, Q>,
-    sa: Side<'_, T, D>,
-    sb: Side<'_, T, D>,
+    sa: &Side<'_, T, D>,
+    sb: &Side<'_, T, D>,
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
-    if !(pose_is_finite::<T, D>(sa.pose) && pose_is_finite::<T, D>(sb.pose)) {
+    let swapped = cell.mirrored | (sa.kind == sb.kind && same_kind_swapped(sa, sb));
+    let [first, second] = select_pair(swapped, [sa, sb]);
+    (cell.kernel)(first, second, swapped, args)
+}
+
+/// The mirror rule around a user kernel of data types `A` and `B`, with the
+/// sides in the kernel's order (`swapped` when that is the reverse of the
+/// caller's): both poses finite, B's effective pose in A's (relative poses
+/// out of the kernels' range go to the bounding boxes first), the data
+/// downcast, the kernel in A's frame, the answer mapped to the world and
+/// flipped back when swapped. The poses are checked one by one: a user
+/// shape's effective pose may drop part of its pose.
+#[inline(always)]
+fn user_in_order<T, D, Q, A, B>(
+    first: &Side<'_, T, D>,
+    second: &Side<'_, T, D>,
+    swapped: bool,
+    args: Q::Args,
+    kernel: &impl Fn(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    if !(pose_is_finite::<T, D>(first.pose) & pose_is_finite::<T, D>(second.pose)) {
         return Err(DispatchError::NonFinitePose);
     }
-    let swapped = if cell.mirrored {
-        true
-    } else if sa.kind != sb.kind {
-        false
-    } else {
-        same_kind_swapped(&sa, &sb)
-    };
-    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
-    answer_in_order::<T, D, Q>(first, second, swapped, args, |m, args| {
+    let frame = first.effective_pose();
+    let m = D::inv_mul(&frame, &second.effective_pose());
+    if !pose_in_range::<T, D>(&m) {
+        if let Some(answer) = beyond_range::<T, D, Q>(&m, *first, *second, &args)? {
+            return Ok(Q::flipped_if(answer, swapped));
+        }
+    }
+    let (Some(a), Some(b)) = (
+        first.data.downcast_ref::<A>(),
+        second.data.downcast_ref::<B>(),
+    ) else {
         // The shape whose data is not of the registered type (the first
-        // when both could be at fault).
-        (cell.kernel)(first.data, second.data, m, args)
-            .ok_or(DispatchError::KindMismatch { kind: first.kind })
-    })
+        // when both are).
+        let kind = if first.data.is::<A>() {
+            second.kind
+        } else {
+            first.kind
+        };
+        return Err(DispatchError::KindMismatch { kind });
+    };
+    let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
+    Ok(Q::flipped_if(Q::transformed(&local, &frame), swapped))
 }
 
 /// Whether two shapes of the same kind are in the reverse of the canonical
@@ -921,35 +964,6 @@ impl<T: Real, D: Dimension<T>> Side<'_, T, D> {
     }
 }
 
-/// The mirror rule, in one place: with the two sides in canonical order
-/// (`swapped` when that is (B, A)), computes B's effective pose in A's, asks
-/// `kernel` for the answer in A's frame (with the arguments localised), maps
-/// it to the world and flips it back when swapped. Relative poses out of the
-/// kernels' range go to the bounding boxes first.
-///
-/// The poses must have been found finite; [`builtin_pair`] is the same rule
-/// for two built-in shapes, with the finiteness check folded into the range
-/// check.
-#[inline]
-fn answer_in_order<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    first: Side<'_, T, D>,
-    second: Side<'_, T, D>,
-    swapped: bool,
-    args: Q::Args,
-    kernel: impl FnOnce(&D::Pose, Q::Args) -> Result<Q::Answer, DispatchError>,
-) -> Result<Q::Answer, DispatchError> {
-    let frame = first.effective_pose();
-    let m = D::inv_mul(&frame, &second.effective_pose());
-    if !pose_in_range::<T, D>(&m) {
-        if let Some(answer) = beyond_range::<T, D, Q>(&m, first, second, &args)? {
-            return Ok(if swapped { Q::flipped(&answer) } else { answer });
-        }
-    }
-    let local = kernel(&m, Q::local_args(args, &frame, swapped))?;
-    let world = Q::transformed(&local, &frame);
-    Ok(if swapped { Q::flipped(&world) } else { world })
-}
-
 /// Two built-in shapes through the built-in kernels:
 /// [`PairQuery::builtin`]'s `match` picks the pair's arm, which knows the
 /// kinds and their order at compile time and calls [`builtin_in_order`].
@@ -981,21 +995,28 @@ pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
     }
 }
 
-/// The mirror rule for two built-in shapes, typed: one function per arm of
-/// the register blocks' `match` (not inlined into it, so that each pair pays
-/// only for its own registers, and the `match` jumps to it). `a` and `b` are
-/// in the order of the pair's kernel, `reversed` when that is the reverse of
-/// the caller's (a constant of the arm); `variants` are the
+/// The mirror rule for two built-in shapes, typed: what each arm of the
+/// register blocks' `match` runs (inlined into it). `a` and `b` are in the
+/// order of the pair's kernel, `reversed` when that is the reverse of the
+/// caller's (a constant of the arm); `variants` are the
 /// [`ShapeRef`](shape::ShapeRef) variants of their kinds, so the kinds are
 /// known at compile time. Two shapes of the same kind are put in the
-/// canonical order here (by pose, then address). Then B's effective pose in
-/// A's, `kernel` in A's frame, the answer mapped to the world and flipped
-/// back when the order was swapped.
+/// canonical order here (by pose, then address); then the arm jumps to one
+/// function per pair and query (`builtin_placed`, not inlined): B's
+/// effective pose in A's, `kernel` in A's frame, the answer mapped to the
+/// world and flipped back when the order was swapped.
 ///
 /// The canonical order of two shapes of the same kind has no data-dependent
 /// branch: random pairs come in either order half of the time, and a branch
-/// on it would be mispredicted as often. `canonical_greater` compares
-/// without one, and the two sides are picked by the result as values.
+/// on it would be mispredicted as often. The first pose numbers decide
+/// almost always, and the two sides are picked by the result as values
+/// (conditional moves of the references); equal first numbers (or a NaN)
+/// take a rarely taken branch to a cold function that answers the whole
+/// query (`builtin_tied`), so that the common path makes no call and saves
+/// no register. The references are picked *before* the call to
+/// `builtin_placed`, which only sees the two it is given: inlined, the
+/// compiler would load the numbers of both poses and pick the numbers
+/// instead, which x86 does with a branch for floating-point values.
 ///
 /// The poses are not checked one by one: a NaN or an infinity in either
 /// effective pose always reaches the relative pose `m = A⁻¹·B` (every number
@@ -1011,7 +1032,7 @@ pub(crate) fn unsupported(a: ShapeKind, b: ShapeKind) -> DispatchError {
 /// # Errors
 /// [`DispatchError::NonFinitePose`] for a pose with a NaN or an infinity, or
 /// a relative pose that overflows when the bounding boxes cannot decide.
-#[inline(never)]
+#[inline(always)]
 pub fn builtin_in_order<'s, T, D, Q, A, B>(
     (a, pose_x): (&'s A, &'s D::Pose),
     (b, pose_y): (&'s B, &'s D::Pose),
@@ -1030,25 +1051,116 @@ where
     A: Any,
     B: Any,
 {
+    // An answer the same from either side needs no record of the order.
+    let reversed = reversed && !Q::SYMMETRIC;
     let (ka, kb) = (
         D::builtin_kind(variants.0(a)),
         D::builtin_kind(variants.1(b)),
     );
-    let same_kind_swap =
-        ka == kb && canonical_greater::<T, D>(pose_x, thin_address(a), pose_y, thin_address(b));
-    let swapped = reversed ^ same_kind_swap;
-    let (a, b) = swap_if_same_type(same_kind_swap, a, b);
-    let [pose_a, pose_b] = select_pair(same_kind_swap, [pose_x, pose_y]);
-    // For two shapes of the same kind the picked references pass through
-    // `black_box`: without it, the compiler reuses the numbers it loaded for
-    // the comparison and picks those instead, which x86 does with a branch
-    // for floating-point values. (Two different kinds are never swapped:
-    // nothing is picked.)
-    let (a, b, pose_a, pose_b) = if ka == kb {
-        core::hint::black_box((a, b, pose_a, pose_b))
-    } else {
-        (a, b, pose_a, pose_b)
-    };
+    if ka != kb {
+        // Two different kinds: the arm's order is the canonical one.
+        return builtin_placed::<T, D, Q, A, B>(
+            reversed,
+            (a, pose_x),
+            (b, pose_y),
+            args,
+            variants,
+            kernel,
+        );
+    }
+    let (x, y) = (
+        D::pose_numbers(pose_x).as_ref()[0],
+        D::pose_numbers(pose_y).as_ref()[0],
+    );
+    if !(x < y || x > y) {
+        // Equal first numbers (or a NaN): the rest of the order, in a cold
+        // function that answers the whole query (no call on the common path,
+        // so that it saves no register).
+        return builtin_tied::<T, D, Q, A, B>(
+            (a, pose_x),
+            (b, pose_y),
+            reversed,
+            args,
+            variants,
+            kernel,
+        );
+    }
+    let swap = x > y;
+    let (a, b) = swap_if_same_type(swap, a, b);
+    let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
+    builtin_placed::<T, D, Q, A, B>(
+        reversed ^ (swap && !Q::SYMMETRIC),
+        (a, pose_a),
+        (b, pose_b),
+        args,
+        variants,
+        kernel,
+    )
+}
+
+/// [`builtin_in_order`] for two shapes of the same kind whose first pose
+/// numbers are equal (or NaN): the whole canonical order
+/// (`canonical_greater`), then the query. Rarely called: shapes at the same
+/// first coordinate.
+#[cold]
+#[inline(never)]
+fn builtin_tied<'s, T, D, Q, A, B>(
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    let swap = canonical_greater::<T, D>(pose_x, thin_address(a), pose_y, thin_address(b));
+    let (a, b) = swap_if_same_type(swap, a, b);
+    let [pose_a, pose_b] = select_pair(swap, [pose_x, pose_y]);
+    builtin_placed::<T, D, Q, A, B>(
+        reversed ^ swap,
+        (a, pose_a),
+        (b, pose_b),
+        args,
+        variants,
+        kernel,
+    )
+}
+
+/// The rest of [`builtin_in_order`] once the two shapes are in canonical
+/// order (`swapped` when that is the reverse of the caller's): B's effective
+/// pose in A's, the range check, the kernel, the answer in the world.
+#[inline(never)]
+fn builtin_placed<'s, T, D, Q, A, B>(
+    swapped: bool,
+    (a, pose_a): (&'s A, &'s D::Pose),
+    (b, pose_b): (&'s B, &'s D::Pose),
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    let (ka, kb) = (
+        D::builtin_kind(variants.0(a)),
+        D::builtin_kind(variants.1(b)),
+    );
     let frame = D::builtin_effective_pose(ka, pose_a);
     let m = D::inv_mul(&frame, &D::builtin_effective_pose(kb, pose_b));
     if !pose_in_range::<T, D>(&m) {

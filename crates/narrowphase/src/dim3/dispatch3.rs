@@ -164,6 +164,7 @@ impl<T: Real> PairQuery<T, Dim3> for IntersectsQuery {
     type Answer = bool;
     const NAME: &'static str = "intersects";
     const SLOT: usize = slot::INTERSECTS;
+    const SYMMETRIC: bool = true;
 
     #[inline]
     fn check_args((): &()) -> Result<(), DispatchError> {
@@ -299,9 +300,9 @@ macro_rules! register_block3 {
         }
 
         /// The IntersectsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_intersects<'s, T: Real>(
             x: ShapeRef3<'s, T>,
             pose_x: &'s Isometry3<T>,
@@ -309,21 +310,20 @@ macro_rules! register_block3 {
             pose_y: &'s Isometry3<T>,
             (): (),
         ) -> Result<bool, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $intersects(a, b, m),
-                ),
-                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $intersects(a, b, m),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
+                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), (), (ShapeRef3::$a, ShapeRef3::$b),
+                    #[inline(always)] |a, b, m, ()| $intersects(a, b, m),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
 
         /// The ContactQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_contact<'s, T: Real>(
             x: ShapeRef3<'s, T>,
             pose_x: &'s Isometry3<T>,
@@ -331,21 +331,20 @@ macro_rules! register_block3 {
             pose_y: &'s Isometry3<T>,
             (): (),
         ) -> Result<Option<Contact3<T>>, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $contact(a, b, m),
-                ),
-                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, (), (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, ()| $contact(a, b, m),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
+                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), (), (ShapeRef3::$a, ShapeRef3::$b),
+                    #[inline(always)] |a, b, m, ()| $contact(a, b, m),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
 
         /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair and order.
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
         #[inline]
-        #[allow(unreachable_patterns)] // the reversed arm of a same-kind pair
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
         fn builtin_closest_points<'s, T: Real>(
             x: ShapeRef3<'s, T>,
             pose_x: &'s Isometry3<T>,
@@ -353,12 +352,11 @@ macro_rules! register_block3 {
             pose_y: &'s Isometry3<T>,
             max_distance: T,
         ) -> Result<ClosestPoints3<T>, DispatchError> {
-            match (x, y) {
-                $( (ShapeRef3::$a(a), ShapeRef3::$b(b)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
-                    (a, pose_x), (b, pose_y), false, max_distance, (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, d| $closest(a, b, m, d),
-                ),
-                (ShapeRef3::$b(b), ShapeRef3::$a(a)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
-                    (a, pose_y), (b, pose_x), true, max_distance, (ShapeRef3::$a, ShapeRef3::$b), |a, b, m, d| $closest(a, b, m, d),
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
+                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), max_distance, (ShapeRef3::$a, ShapeRef3::$b),
+                    #[inline(always)] |a, b, m, d| $closest(a, b, m, d),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }

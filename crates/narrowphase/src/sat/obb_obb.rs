@@ -60,7 +60,7 @@ struct BoxFrame<T: Real> {
 }
 
 impl<T: Real> BoxFrame<T> {
-    #[inline]
+    #[inline(always)]
     fn radius(&self, l: &Vector2<T>) -> T {
         self.h.x * Float::abs(self.u.dot(l)) + self.h.y * Float::abs(self.v.dot(l))
     }
@@ -80,7 +80,7 @@ impl<T: Real> BoxFrame<T> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn frames<T: Real>(
     ca: Point2<T>,
     ha: Vector2<T>,
@@ -103,7 +103,10 @@ fn frames<T: Real>(
     [a, b]
 }
 
-#[inline]
+// Always inlined, as the boolean kernels that call it: in the table's
+// function for the pair the compiler otherwise keeps a call, and computes A's
+// axes (x and y) as general vectors.
+#[inline(always)]
 fn boxes_intersect<T: Real>(f: &[BoxFrame<T>; 2]) -> bool {
     let d = f[1].c - f[0].c;
     [f[0].u, f[0].v, f[1].u, f[1].v]
@@ -146,7 +149,7 @@ fn boxes_contact<T: Real>(f: &[BoxFrame<T>; 2]) -> Option<Contact<T>> {
 /// assert!(obb_obb(&r, &r, &Isometry2::new(Vector2::new(3.5, 2.0), 0.7)));
 /// assert!(!obb_obb(&r, &r, &Isometry2::new(Vector2::new(0.0, 4.5), 0.2)));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn obb_obb<T: Real>(a: &Obb<T>, b: &Obb<T>, b_in_a: &Isometry2<T>) -> bool {
     boxes_intersect(&frames(
         Point2::origin(),
@@ -175,7 +178,7 @@ pub fn obb_obb_contact<T: Real>(
 
 /// An axis-aligned box against an oriented box: the same test, with A's box
 /// centred where the `Aabb` is.
-#[inline]
+#[inline(always)]
 pub fn aabb_obb<T: Real>(a: &Aabb<T>, b: &Obb<T>, b_in_a: &Isometry2<T>) -> bool {
     boxes_intersect(&frames(
         a.center(),
