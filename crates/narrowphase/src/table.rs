@@ -1072,7 +1072,7 @@ where
         D::pose_numbers(pose_x).as_ref()[0],
         D::pose_numbers(pose_y).as_ref()[0],
     );
-    if !(x < y || x > y) {
+    if x.partial_cmp(&y).is_none_or(Ordering::is_eq) {
         // Equal first numbers (or a NaN): the rest of the order, in a cold
         // function that answers the whole query (no call on the common path,
         // so that it saves no register).

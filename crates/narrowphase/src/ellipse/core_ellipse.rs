@@ -120,6 +120,8 @@
 //!
 //! [`ellipse_ellipse`]: super::ellipse_ellipse
 
+use core::cmp::Ordering;
+
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::dim2::ellipse_distance::{
@@ -833,7 +835,7 @@ impl<T: Real, A: Polygonal<T>> SupportFunction<T> for Overlap<'_, T, A> {
         let mut near = 0;
         for k in 0..count {
             let d = (self.a.core_vertex(k).coords - y).dot(&self.edge_normal(k));
-            if !(d >= floor) {
+            if d.partial_cmp(&floor).is_none_or(Ordering::is_lt) {
                 return false;
             }
             if tie.is_some() && d <= limit {

@@ -102,6 +102,8 @@
 //! rolling theorem (Schneider, *Convex Bodies: The Brunn–Minkowski Theory*,
 //! §2.5, §3.2); Sturm's comparison theorem for `y'' + y = f`.
 
+use core::cmp::Ordering;
+
 use nalgebra::Vector2;
 use num_traits::Float;
 use shape::Real;
@@ -340,7 +342,7 @@ pub(crate) fn arc_lower_bound<T: Real>(a: &Probe<T>, b: &Probe<T>, r_min: T, flo
     // At the ends the bound is at most h itself (the other term can only
     // raise it): h is a lower bound there too, and already known.
     let mut low = Float::min(a.h, b.h);
-    if !(low >= floor) {
+    if low.partial_cmp(&floor).is_none_or(Ordering::is_lt) {
         return low;
     }
     // The direction where the two are equal, normal to c₂ − c₁ (one of the
@@ -363,7 +365,7 @@ pub(crate) fn arc_lower_bound<T: Real>(a: &Probe<T>, b: &Probe<T>, r_min: T, flo
             b.cw.dot(&n) + r_min * db.norm_squared() * T::half(),
         );
         low = Float::min(low, at);
-        if !(low >= floor) {
+        if low.partial_cmp(&floor).is_none_or(Ordering::is_lt) {
             return low;
         }
     }
@@ -598,7 +600,9 @@ fn branch_and_bound<T: Real, F: SupportFunction<T>, const N: usize>(
             best - tol
         };
         let low = arc_lower_bound(a, b, r_min, floor);
-        if !(low < best - tol) || (smooth && low > r_max + tol) {
+        if low.partial_cmp(&(best - tol)).is_none_or(Ordering::is_ge)
+            || (smooth && low > r_max + tol)
+        {
             continue;
         }
         if count == N {
@@ -694,14 +698,20 @@ fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>, tol: T) -> Pr
         // The slope's rounding, as a step (`4ε (|x|/|h''| + 1)`, compared
         // multiplied out): below it Newton only wanders.
         let x1 = Float::abs(x.x) + Float::abs(x.y);
-        let still =
-            !(step * Float::abs(curve) > T::epsilon() * T::lit(4.0) * (x1 + Float::abs(curve)));
+        let still = (step * Float::abs(curve))
+            .partial_cmp(&(T::epsilon() * T::lit(4.0) * (x1 + Float::abs(curve))))
+            .is_none_or(Ordering::is_le);
         // Done when the step would gain less than a sixteenth of `tol`, and
         // the slope is already small enough for the certificate (if the
         // curvature allows one).
         let room = least - p.h;
         let gain = -slope * sign * step * T::half();
-        if still || (gain <= tol * T::lit(0.0625) && !(slope * slope > T::two() * tol * room)) {
+        if still
+            || (gain <= tol * T::lit(0.0625)
+                && (slope * slope)
+                    .partial_cmp(&(T::two() * tol * room))
+                    .is_none_or(Ordering::is_le))
+        {
             break;
         }
         // The next kink that way bounds the step: stepping onto it, the
@@ -736,7 +746,7 @@ fn descend<T: Real, F: SupportFunction<T>>(f: &F, mut p: Probe<T>, tol: T) -> Pr
                 taken = Some(q);
                 break;
             }
-            step = step * T::half();
+            step *= T::half();
         }
         let Some(q) = taken else {
             break;
@@ -797,7 +807,7 @@ fn polish<T: Real, F: SupportFunction<T>>(f: &F, mut m: Minimum<T>, tol: T) -> M
         let q = f.probe(&turned(&p.n, step), None);
         #[cfg(test)]
         trace(|t| t.probes += 1);
-        if !(q.h < p.h) {
+        if q.h.partial_cmp(&p.h).is_none_or(Ordering::is_ge) {
             break;
         }
         m = Minimum {
@@ -837,7 +847,7 @@ fn choose<T: Real>(probes: &[Probe<T>], next: &[u8], best: T, tie: Option<T>) ->
     }
     let mut choice: Option<(T, usize)> = None;
     for (i, p) in probes.iter().enumerate() {
-        if !(p.h <= limit) {
+        if p.h.partial_cmp(&limit).is_none_or(Ordering::is_gt) {
             continue;
         }
         let (l, r) = (&probes[usize::from(prev[i])], &probes[usize::from(next[i])]);
@@ -949,7 +959,8 @@ mod tests {
         let start = u.range(0.0, 6.3);
         let v: Vec<Point2<T>> = (0..count)
             .map(|i| {
-                let t = start + 6.283 / count as f64 * (i as f64 + u.range(-0.33, 0.33));
+                let t = start
+                    + core::f64::consts::TAU / count as f64 * (i as f64 + u.range(-0.33, 0.33));
                 Point2::new(T::lit(s * t.cos()), T::lit(ry * t.sin()))
             })
             .collect();
@@ -977,6 +988,11 @@ mod tests {
             .fold(T::infinity(), Float::min)
     }
 
+    /// A probe of `h` in a direction, by reference.
+    type ProbeAt<'f, T> = &'f dyn Fn(&Vector2<T>) -> Probe<T>;
+    /// The curvature bounds between two probes, by reference.
+    type BoundsOf<'f, T> = &'f dyn Fn(&Probe<T>, &Probe<T>) -> (T, T);
+
     /// The arc bound is a lower bound: over random arcs of random pairs
     /// (aspect up to 100), no direction sampled in the arc has `h` below it
     /// (up to rounding), for ellipse pairs and polygon cores.
@@ -994,11 +1010,11 @@ mod tests {
                 let th = start + width * k as f64 / of as f64;
                 Vector2::new(T::lit(th.cos()), T::lit(th.sin()))
             };
-            let pairs: [&dyn Fn(&Vector2<T>) -> Probe<T>; 2] = [
+            let pairs: [ProbeAt<'_, T>; 2] = [
                 &|n| EllipseOverlap::new(&ea, &eb, &p).probe(n, None),
                 &|n| CoreOverlap::new(&poly, &eb, &p).probe(n, None),
             ];
-            let bounds: [&dyn Fn(&Probe<T>, &Probe<T>) -> (T, T); 2] = [
+            let bounds: [BoundsOf<'_, T>; 2] = [
                 &|a, b| EllipseOverlap::new(&ea, &eb, &p).curvature_bounds(a, b),
                 &|a, b| CoreOverlap::new(&poly, &eb, &p).curvature_bounds(a, b),
             ];
