@@ -44,36 +44,35 @@ fn level() -> Vec<Thing> {
     ]
 }
 
-fn main() {
-    let mut world = World::<R>::new(2.0).unwrap();
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut world = World::<R>::new(2.0)?;
     let mut characters = Vec::new();
     for thing in level() {
         let h = match &thing {
             Thing::Wall(c, h, a) => world.insert(
-                Obb::new(Vector2::new(h[0], h[1])).unwrap(),
+                Obb::new(Vector2::new(h[0], h[1]))?,
                 Isometry2::new(Vector2::new(c[0], c[1]), *a),
                 Filter::default(),
             ),
             Thing::Pillar(c, r) => world.insert(
-                Circle::new(*r).unwrap(),
+                Circle::new(*r)?,
                 Isometry2::translation(c[0], c[1]),
                 Filter::default(),
             ),
             Thing::Crate(vs) => {
                 let vs: Vec<Point2<R>> = vs.iter().map(|v| Point2::new(v[0], v[1])).collect();
                 world.insert(
-                    ConvexPolygon::new(&vs).unwrap(),
+                    ConvexPolygon::new(&vs)?,
                     Isometry2::identity(),
                     Filter::default(),
                 )
             }
             Thing::Character(_, c) => world.insert(
-                Circle::new(0.5).unwrap(),
+                Circle::new(0.5)?,
                 Isometry2::translation(c[0], c[1]),
                 Filter::default(),
             ),
-        }
-        .unwrap();
+        }?;
         if let Thing::Character(name, c) = thing {
             characters.push((name, Point2::new(c[0], c[1]), h));
         }
@@ -90,9 +89,7 @@ fn main() {
             }
             let ray = Ray::new(from, to - from);
             // Up to the target's centre (toi 1): anything hit first blocks.
-            let hit = world
-                .cast_ray(&ray, 1.0, QueryFilter::default().excluding(me))
-                .unwrap();
+            let hit = world.cast_ray(&ray, 1.0, QueryFilter::default().excluding(me))?;
             let (first, at) = hit.expect("the target itself is on the ray");
             assert_eq!(
                 first,
@@ -129,8 +126,9 @@ fn main() {
         }
     }
 
-    std::fs::write("line_of_sight.svg", picture(&characters, &sight)).unwrap();
+    std::fs::write("line_of_sight.svg", picture(&characters, &sight))?;
     println!("wrote line_of_sight.svg");
+    Ok(())
 }
 
 /// The first object along the ray (toi ≤ 1), excluding `me`, by every
