@@ -52,6 +52,7 @@ use kasanari::broadphase::Grid;
 use kasanari::nalgebra::Point2;
 use kasanari::shape::BoundingBox2;
 use kasanari_benches::Rng;
+use kasanari_benches::broad_scene::{half_sizes, unit_centres};
 use parry2d::bounding_volume::Aabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -97,53 +98,6 @@ struct Scene {
     aabbs: Vec<Vec<Aabb>>,
     cell_size: f32,
     mean_overlaps: f64,
-}
-
-/// Half sizes: most boxes small (sides 0.75..1.25), one in ten five to ten times
-/// larger.
-fn half_sizes(rng: &mut Rng, n: usize) -> Vec<[f64; 2]> {
-    (0..n)
-        .map(|_| {
-            let (w, h) = (rng.range(0.75, 1.25), rng.range(0.75, 1.25));
-            let k = if rng.range(0.0, 1.0) < 0.1 {
-                rng.range(5.0, 10.0)
-            } else {
-                1.0
-            };
-            [0.5 * w * k, 0.5 * h * k]
-        })
-        .collect()
-}
-
-/// A roughly normal number (sum of four uniforms, variance 1).
-fn gaussian(rng: &mut Rng) -> f64 {
-    let s: f64 = (0..4).map(|_| rng.range(-1.0, 1.0)).sum();
-    // Each uniform on [-1, 1] has variance 1/3.
-    s * (3.0f64 / 4.0).sqrt()
-}
-
-/// Centres in the unit square (clusters may spill a little outside).
-fn unit_centres(rng: &mut Rng, n: usize, layout: Layout) -> Vec<[f64; 2]> {
-    match layout {
-        Layout::Uniform => (0..n)
-            .map(|_| [rng.range(0.0, 1.0), rng.range(0.0, 1.0)])
-            .collect(),
-        Layout::Clustered => {
-            // About 200 boxes per cluster, clusters well apart (sigma a quarter of
-            // the mean spacing of cluster centres).
-            let clusters = (n / 200).max(1);
-            let sigma = 0.25 / (clusters as f64).sqrt();
-            let centres: Vec<[f64; 2]> = (0..clusters)
-                .map(|_| [rng.range(0.0, 1.0), rng.range(0.0, 1.0)])
-                .collect();
-            (0..n)
-                .map(|_| {
-                    let c = centres[(rng.next_u64() % clusters as u64) as usize];
-                    [c[0] + sigma * gaussian(rng), c[1] + sigma * gaussian(rng)]
-                })
-                .collect()
-        }
-    }
 }
 
 fn to_box(c: [f64; 2], h: [f64; 2]) -> BoundingBox2<f32> {
@@ -225,7 +179,7 @@ fn check_same(what: &str, a_name: &str, a: &[(u32, u32)], b_name: &str, b: &[(u3
 fn scene(n: usize, layout: Layout, seed: u64) -> Scene {
     let mut rng = Rng::new(seed);
     let half = half_sizes(&mut rng, n);
-    let unit = unit_centres(&mut rng, n, layout);
+    let unit = unit_centres(&mut rng, n, matches!(layout, Layout::Clustered));
     let jitter: Vec<Vec<[f64; 2]>> = (0..POSITION_SETS)
         .map(|_| {
             (0..n)

@@ -31,6 +31,7 @@ use kasanari::broadphase::{Grid, QueryFilter};
 use kasanari::nalgebra::{Isometry2, Point2, Vector2};
 use kasanari::prelude::*;
 use kasanari_benches::Rng;
+use kasanari_benches::broad_scene::{half_sizes, unit_centres};
 use parry2d::bounding_volume::Aabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -70,44 +71,6 @@ fn on_cpu_ns() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
-}
-
-fn half_sizes(rng: &mut Rng, n: usize) -> Vec<[f64; 2]> {
-    (0..n)
-        .map(|_| {
-            let (w, h) = (rng.range(0.75, 1.25), rng.range(0.75, 1.25));
-            let k = if rng.range(0.0, 1.0) < 0.1 {
-                rng.range(5.0, 10.0)
-            } else {
-                1.0
-            };
-            [0.5 * w * k, 0.5 * h * k]
-        })
-        .collect()
-}
-
-fn gaussian(rng: &mut Rng) -> f64 {
-    let s: f64 = (0..4).map(|_| rng.range(-1.0, 1.0)).sum();
-    s * (3.0f64 / 4.0).sqrt()
-}
-
-fn unit_centres(rng: &mut Rng, n: usize, clustered: bool) -> Vec<[f64; 2]> {
-    if !clustered {
-        return (0..n)
-            .map(|_| [rng.range(0.0, 1.0), rng.range(0.0, 1.0)])
-            .collect();
-    }
-    let clusters = (n / 200).max(1);
-    let sigma = 0.25 / (clusters as f64).sqrt();
-    let centres: Vec<[f64; 2]> = (0..clusters)
-        .map(|_| [rng.range(0.0, 1.0), rng.range(0.0, 1.0)])
-        .collect();
-    (0..n)
-        .map(|_| {
-            let c = centres[(rng.next_u64() % clusters as u64) as usize];
-            [c[0] + sigma * gaussian(rng), c[1] + sigma * gaussian(rng)]
-        })
-        .collect()
 }
 
 fn to_box(c: [f64; 2], h: [f64; 2]) -> BoundingBox2<f32> {
