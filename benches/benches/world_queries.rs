@@ -39,6 +39,7 @@ use kasanari::broadphase::QueryFilter;
 use kasanari::nalgebra::{Isometry2, Point2, Vector2};
 use kasanari::prelude::*;
 use kasanari_benches::Rng;
+use kasanari_benches::world_scene::{Input, Spec, input};
 
 /// kasanari's scene sizes; parry's are [`PARRY_SIZES`].
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
@@ -46,8 +47,6 @@ const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 const PARRY_SIZES: [usize; 2] = [10_000, 100_000];
 /// Queries per batch (one iteration).
 const RAYS: usize = 256;
-/// Mean bounding-box overlaps per shape the square is sized for.
-const TARGET_OVERLAPS: f64 = 2.0;
 /// Ray lengths in cell sizes (`+∞`: across the world).
 const LENGTHS: [(&str, f64); 4] = [
     ("short", 2.0),
@@ -55,69 +54,6 @@ const LENGTHS: [(&str, f64); 4] = [
     ("long", 200.0),
     ("across", f64::INFINITY),
 ];
-
-/// A shape in plain numbers: a circle's radius or a box's half extents.
-#[derive(Debug, Clone, Copy)]
-enum Spec {
-    Circle(f64),
-    Box([f64; 2]),
-}
-
-/// The inputs of one scene.
-struct Input {
-    specs: Vec<Spec>,
-    /// `(x, y, angle)`.
-    poses: Vec<[f64; 3]>,
-    side: f64,
-}
-
-fn input(n: usize, seed: u64) -> Input {
-    let mut rng = Rng::new(seed);
-    let specs: Vec<Spec> = (0..n)
-        .map(|_| {
-            let k = if rng.range(0.0, 1.0) < 0.1 {
-                rng.range(5.0, 10.0)
-            } else {
-                1.0
-            };
-            if rng.next_u64() % 2 == 0 {
-                Spec::Circle(0.5 * rng.range(0.75, 1.25) * k)
-            } else {
-                Spec::Box([
-                    0.5 * rng.range(0.75, 1.25) * k,
-                    0.5 * rng.range(0.75, 1.25) * k,
-                ])
-            }
-        })
-        .collect();
-    let angles: Vec<f64> = (0..n)
-        .map(|_| rng.range(-std::f64::consts::PI, std::f64::consts::PI))
-        .collect();
-    // Uniform centres in a square of side L overlap with probability
-    // (wi + wj)(hi + hj) / L² (w, h the box extents), so the mean overlap
-    // count per shape is (n − 1)·2·(E[wh] + E[w]E[h]) / L².
-    let (mut ew, mut eh, mut ewh) = (0.0, 0.0, 0.0);
-    for (s, a) in specs.iter().zip(&angles) {
-        let (w, h) = match s {
-            Spec::Circle(r) => (2.0 * r, 2.0 * r),
-            Spec::Box([x, y]) => (
-                2.0 * (x * a.cos().abs() + y * a.sin().abs()),
-                2.0 * (x * a.sin().abs() + y * a.cos().abs()),
-            ),
-        };
-        ew += w;
-        eh += h;
-        ewh += w * h;
-    }
-    let nf = n as f64;
-    let (ew, eh, ewh) = (ew / nf, eh / nf, ewh / nf);
-    let side = ((nf - 1.0) * 2.0 * (ewh + ew * eh) / TARGET_OVERLAPS).sqrt();
-    let poses = angles
-        .iter()
-        .map(|a| [rng.range(0.0, side), rng.range(0.0, side), *a])
-        .collect();
-    Input { specs, poses, side }
-}
 
 /// A batch of rays `(origin, unit direction, max_toi in cells)` and points,
 /// in plain numbers.

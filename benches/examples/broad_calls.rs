@@ -32,6 +32,7 @@ use kasanari::nalgebra::{Isometry2, Point2, Vector2};
 use kasanari::prelude::*;
 use kasanari_benches::Rng;
 use kasanari_benches::broad_scene::{half_sizes, unit_centres};
+use kasanari_benches::world_scene::{Input, Spec, input};
 use parry2d::bounding_volume::Aabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -288,64 +289,6 @@ fn broad(what: &str, clustered: bool, n: usize, side: &str, reps: usize) -> usiz
         _ => panic!("unknown broad-phase mode {what} {side}"),
     }
     total
-}
-
-/// The shapes of `benches/world_queries.rs`.
-#[derive(Clone, Copy)]
-enum Spec {
-    Circle(f64),
-    Box([f64; 2]),
-}
-
-struct Input {
-    specs: Vec<Spec>,
-    poses: Vec<[f64; 3]>,
-    side: f64,
-}
-
-fn input(n: usize, seed: u64) -> Input {
-    let mut rng = Rng::new(seed);
-    let specs: Vec<Spec> = (0..n)
-        .map(|_| {
-            let k = if rng.range(0.0, 1.0) < 0.1 {
-                rng.range(5.0, 10.0)
-            } else {
-                1.0
-            };
-            if rng.next_u64() % 2 == 0 {
-                Spec::Circle(0.5 * rng.range(0.75, 1.25) * k)
-            } else {
-                Spec::Box([
-                    0.5 * rng.range(0.75, 1.25) * k,
-                    0.5 * rng.range(0.75, 1.25) * k,
-                ])
-            }
-        })
-        .collect();
-    let angles: Vec<f64> = (0..n)
-        .map(|_| rng.range(-std::f64::consts::PI, std::f64::consts::PI))
-        .collect();
-    let (mut ew, mut eh, mut ewh) = (0.0, 0.0, 0.0);
-    for (s, a) in specs.iter().zip(&angles) {
-        let (w, h) = match s {
-            Spec::Circle(r) => (2.0 * r, 2.0 * r),
-            Spec::Box([x, y]) => (
-                2.0 * (x * a.cos().abs() + y * a.sin().abs()),
-                2.0 * (x * a.sin().abs() + y * a.cos().abs()),
-            ),
-        };
-        ew += w;
-        eh += h;
-        ewh += w * h;
-    }
-    let nf = n as f64;
-    let (ew, eh, ewh) = (ew / nf, eh / nf, ewh / nf);
-    let side = ((nf - 1.0) * 2.0 * (ewh + ew * eh) / TARGET_OVERLAPS).sqrt();
-    let poses = angles
-        .iter()
-        .map(|a| [rng.range(0.0, side), rng.range(0.0, side), *a])
-        .collect();
-    Input { specs, poses, side }
 }
 
 /// `(origin, direction, max_toi)` of one batch, as `benches/world_queries.rs`.

@@ -69,3 +69,82 @@ pub mod broad_scene {
             .collect()
     }
 }
+
+/// The World-query scenes of `benches/world_queries.rs`, shared with the
+/// callgrind driver `examples/broad_calls.rs`.
+pub mod world_scene {
+    use super::Rng;
+
+    /// Mean number of box overlaps per shape.
+    pub const TARGET_OVERLAPS: f64 = 2.0;
+
+    /// A shape in plain numbers: a circle's radius or a box's half extents.
+    #[derive(Debug, Clone, Copy)]
+    pub enum Spec {
+        /// A circle's radius.
+        Circle(f64),
+        /// A box's half extents.
+        Box([f64; 2]),
+    }
+
+    /// The inputs of one scene.
+    pub struct Input {
+        /// The shapes.
+        pub specs: Vec<Spec>,
+        /// `(x, y, angle)`.
+        pub poses: Vec<[f64; 3]>,
+        /// The side of the square the centres are drawn in.
+        pub side: f64,
+    }
+
+    /// `n` circles and boxes (half each, one in ten five to ten times larger),
+    /// random angles, uniform centres in a square sized for `TARGET_OVERLAPS`
+    /// box overlaps per shape on average.
+    pub fn input(n: usize, seed: u64) -> Input {
+        let mut rng = Rng::new(seed);
+        let specs: Vec<Spec> = (0..n)
+            .map(|_| {
+                let k = if rng.range(0.0, 1.0) < 0.1 {
+                    rng.range(5.0, 10.0)
+                } else {
+                    1.0
+                };
+                if rng.next_u64() % 2 == 0 {
+                    Spec::Circle(0.5 * rng.range(0.75, 1.25) * k)
+                } else {
+                    Spec::Box([
+                        0.5 * rng.range(0.75, 1.25) * k,
+                        0.5 * rng.range(0.75, 1.25) * k,
+                    ])
+                }
+            })
+            .collect();
+        let angles: Vec<f64> = (0..n)
+            .map(|_| rng.range(-std::f64::consts::PI, std::f64::consts::PI))
+            .collect();
+        // Uniform centres in a square of side L overlap with probability
+        // (wi + wj)(hi + hj) / L² (w, h the box extents), so the mean overlap
+        // count per shape is (n − 1)·2·(E[wh] + E[w]E[h]) / L².
+        let (mut ew, mut eh, mut ewh) = (0.0, 0.0, 0.0);
+        for (s, a) in specs.iter().zip(&angles) {
+            let (w, h) = match s {
+                Spec::Circle(r) => (2.0 * r, 2.0 * r),
+                Spec::Box([x, y]) => (
+                    2.0 * (x * a.cos().abs() + y * a.sin().abs()),
+                    2.0 * (x * a.sin().abs() + y * a.cos().abs()),
+                ),
+            };
+            ew += w;
+            eh += h;
+            ewh += w * h;
+        }
+        let nf = n as f64;
+        let (ew, eh, ewh) = (ew / nf, eh / nf, ewh / nf);
+        let side = ((nf - 1.0) * 2.0 * (ewh + ew * eh) / TARGET_OVERLAPS).sqrt();
+        let poses = angles
+            .iter()
+            .map(|a| [rng.range(0.0, side), rng.range(0.0, side), *a])
+            .collect();
+        Input { specs, poses, side }
+    }
+}
