@@ -49,6 +49,8 @@ pub enum DispatchError {
     /// overflow. A ray that misses the shape's bounding box is answered (no
     /// hit) instead.
     QueryOutOfRange,
+    /// A velocity with a NaN or infinite number.
+    NonFiniteVelocity,
 }
 
 impl fmt::Display for DispatchError {
@@ -84,6 +86,7 @@ impl fmt::Display for DispatchError {
                 "the ray origin or query point is too far from the shape (more than \
                  shape::tolerance::max_query_coordinate in some coordinate)"
             ),
+            Self::NonFiniteVelocity => write!(f, "a velocity has a NaN or infinite number"),
         }
     }
 }

@@ -28,6 +28,7 @@
 //! assert_eq!(c.normal.into_inner(), Vector2::new(0.0, 1.0)); // from the wall to the ball
 //! ```
 
+pub mod cast;
 pub mod circle;
 mod closest_points;
 mod contact;
@@ -43,16 +44,17 @@ pub mod sat;
 mod single;
 pub mod table;
 
+pub use cast::{ShapeCastArgs, ShapeCastHit, ShapeCastOptions, ShapeCastStatus};
 pub use closest_points::{ClosestPoints, ClosestPoints3};
 pub use contact::Contact;
 pub use dispatch::{ClosestPointsFn, ContactFn, Dim2, DispatchTable, IntersectsFn, Route};
 pub use error::DispatchError;
-pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
+pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
 
-use nalgebra::Isometry2;
+use nalgebra::{Isometry2, Vector2};
 use shape::{Real, Shape};
 
 /// Whether two shapes intersect (closed sets: touching counts), through the
@@ -168,6 +170,57 @@ pub fn signed_distance<T: Real>(
         }
         other => Ok(other.distance().unwrap_or(T::infinity())),
     }
+}
+
+/// The first time in `[0, max_toi]` at which A, moving at `vel_a`, and B,
+/// moving at `vel_b` (world frame, distance per unit of time, no rotation),
+/// touch: the time, the unit normal from A to B and a witness point on each
+/// shape at that time (world frame); `None` when they do not touch by
+/// `max_toi`. Shapes that touch at time 0 are a hit at time 0 with status
+/// [`ShapeCastStatus::Penetrating`] (see [`ShapeCastOptions`] to ignore a
+/// start in contact). The contract is in `docs/conventions.md` ("Shape
+/// casts").
+///
+/// # Errors
+/// [`DispatchError::NonFiniteVelocity`], [`DispatchError::InvalidMaxToi`]
+/// (NaN or negative; `+∞` is allowed), and as [`DispatchTable::intersects`].
+///
+/// ```
+/// use nalgebra::{Isometry2, Point2, Vector2};
+/// use narrowphase::{ShapeCastOptions, ShapeCastStatus};
+/// use shape::{Circle, Obb};
+///
+/// // A ball 10 units left of a wall, flying right at 4 units per second.
+/// let ball = Circle::<f64>::new(0.5).unwrap();
+/// let wall = Obb::new(Vector2::new(0.5, 5.0)).unwrap();
+/// let hit = narrowphase::cast_shapes(
+///     &ball, &Isometry2::translation(-10.0, 0.0), &Vector2::new(4.0, 0.0),
+///     &wall, &Isometry2::identity(), &Vector2::zeros(),
+///     10.0, ShapeCastOptions::default(),
+/// ).unwrap().unwrap();
+/// assert!((hit.toi - 2.25).abs() < 1e-12); // 9 units of gap at 4 per second
+/// assert_eq!(hit.status, ShapeCastStatus::Hit);
+/// assert!((hit.normal.x - 1.0).abs() < 1e-12); // from the ball to the wall
+/// assert!((hit.point_b - Point2::new(-0.5, 0.0)).norm() < 1e-9);
+/// ```
+#[allow(clippy::too_many_arguments)] // two shapes, two poses, two velocities
+pub fn cast_shapes<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    vel_a: &Vector2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+    vel_b: &Vector2<T>,
+    max_toi: T,
+    options: ShapeCastOptions,
+) -> Result<Option<ShapeCastHit<T>>, DispatchError> {
+    let args = ShapeCastArgs {
+        vel_a: *vel_a,
+        vel_b: *vel_b,
+        max_toi,
+        options,
+    };
+    builtin_query::<ShapeCastQuery, T>(a, pose_a, b, pose_b, args)
 }
 
 #[inline]

@@ -13,8 +13,9 @@
 //! | [`IntersectsQuery`] | 0 | none | `bool` | SAT, else GJK |
 //! | [`ContactQuery`] | 1 | none | `Option<Contact>` | SAT, else GJK/EPA |
 //! | [`ClosestPointsQuery`] | 2 | `max_distance` | [`ClosestPoints`](crate::ClosestPoints) | the boolean fallback, then GJK distance |
+//! | [`ShapeCastQuery`] | 3 | [`ShapeCastArgs`](crate::cast::ShapeCastArgs) (velocities, `max_toi`, options) | `Option<`[`ShapeCastHit`](crate::cast::ShapeCastHit)`>` | conservative advancement on the closest-points fallback |
 //!
-//! Slots 3 and up are free for the next queries (shape casts, manifolds).
+//! Slots 4 and up are free for the next queries (manifolds).
 
 /// Whether two shapes intersect (touching counts): `bool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +32,14 @@ pub struct ContactQuery;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClosestPointsQuery;
 
+/// The first time two shapes moving at constant velocities touch:
+/// `Option<ShapeCastHit>` (`None` when they do not touch by `max_toi`). Its
+/// argument is [`ShapeCastArgs`](crate::cast::ShapeCastArgs); a kernel sees A
+/// at rest and B moving at the relative velocity, in A's frame (see
+/// [`cast`](crate::cast)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShapeCastQuery;
+
 /// The slots of the queries above, in one place so that no two share one.
 pub(crate) mod slot {
     /// [`IntersectsQuery`](super::IntersectsQuery).
@@ -39,4 +48,6 @@ pub(crate) mod slot {
     pub const CONTACT: usize = 1;
     /// [`ClosestPointsQuery`](super::ClosestPointsQuery).
     pub const CLOSEST_POINTS: usize = 2;
+    /// [`ShapeCastQuery`](super::ShapeCastQuery).
+    pub const SHAPE_CAST: usize = 3;
 }

@@ -63,7 +63,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use shape::{Real, ShapeKind};
 
 use crate::DispatchError;
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery};
 
 /// What the table needs of a dimension.
 pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
@@ -175,6 +175,29 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     }
     /// The answer mapped from a local frame to the world.
     fn transformed(answer: &Self::Answer, frame: &D::Pose) -> Self::Answer;
+    /// A kernel's answer (in `frame`, the first shape's effective pose, for
+    /// the arguments `local_args(args, frame, swapped)`) in the world, given
+    /// the caller's arguments `args` and whether the order was `swapped`; not
+    /// yet flipped back. Queries whose answer depends on the world arguments
+    /// (a shape cast's points move with the first shape's velocity) override
+    /// it; the default is [`transformed`](Self::transformed).
+    #[inline]
+    fn to_world(
+        answer: &Self::Answer,
+        frame: &D::Pose,
+        args: &Self::Args,
+        swapped: bool,
+    ) -> Self::Answer {
+        let _ = (args, swapped);
+        Self::transformed(answer, frame)
+    }
+    /// The arguments for the shapes in the other order when `swapped` (a
+    /// shape cast swaps its two velocities); the default keeps them.
+    #[inline]
+    fn swapped_args(args: Self::Args, swapped: bool) -> Self::Args {
+        let _ = swapped;
+        args
+    }
     /// The answer for shapes whose bounding boxes are `gap` apart, when their
     /// relative pose is out of the kernels' range; `None` when the gap does not
     /// decide it.
@@ -726,6 +749,28 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         self.query::<ClosestPointsQuery>(a, pose_a, b, pose_b, max_distance)
     }
 
+    /// The first time in `[0, args.max_toi]` at which the shapes, moving at
+    /// `args.vel_a` and `args.vel_b`, touch (world frame; see
+    /// [`crate::cast_shapes`] for the contract and an example).
+    ///
+    /// # Errors
+    /// As [`query`](Self::query); [`DispatchError::NonFiniteVelocity`] and
+    /// [`DispatchError::InvalidMaxToi`] for bad arguments.
+    #[inline]
+    pub fn cast_shapes(
+        &self,
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        args: <ShapeCastQuery as PairQuery<T, D>>::Args,
+    ) -> Result<<ShapeCastQuery as PairQuery<T, D>>::Answer, DispatchError>
+    where
+        ShapeCastQuery: PairQuery<T, D>,
+    {
+        self.query::<ShapeCastQuery>(a, pose_a, b, pose_b, args)
+    }
+
     /// A shared table built once per precision and dimension by `build`. The
     /// free functions do not use it (they call the built-in kernels directly,
     /// with no lock); it is there for code that wants a `&'static` table.
@@ -911,7 +956,10 @@ where
         return Err(DispatchError::KindMismatch { kind });
     };
     let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
-    Ok(Q::flipped_if(Q::transformed(&local, &frame), swapped))
+    Ok(Q::flipped_if(
+        Q::to_world(&local, &frame, &args, swapped),
+        swapped,
+    ))
 }
 
 /// Whether two shapes of the same kind are in the reverse of the canonical
@@ -1192,7 +1240,7 @@ where
     Q: PairQuery<T, D>,
 {
     let local = kernel(a, b, m, Q::local_args(args, frame, swapped));
-    Q::flipped_if(Q::transformed(&local, frame), swapped)
+    Q::flipped_if(Q::to_world(&local, frame, &args, swapped), swapped)
 }
 
 /// `(a, b)`, or `(b, a)` when `swap` and `A` and `B` are one type (two
@@ -1317,8 +1365,14 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     };
     let answer = match answer {
         Some(a) => a,
-        None => Q::fallback(first.shape, first.pose, second.shape, second.pose, args)
-            .ok_or(DispatchError::Unsupported { a: ka, b: kb })?,
+        None => Q::fallback(
+            first.shape,
+            first.pose,
+            second.shape,
+            second.pose,
+            Q::swapped_args(args, swapped),
+        )
+        .ok_or(DispatchError::Unsupported { a: ka, b: kb })?,
     };
     Ok(if swapped { Q::flipped(&answer) } else { answer })
 }

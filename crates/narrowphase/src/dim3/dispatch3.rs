@@ -14,8 +14,9 @@ use shape::{Real, Shape3, ShapeKind, ShapeRef3};
 use super::{ClosestPoints3, Contact3};
 use crate::DispatchError;
 use crate::Route;
+use crate::cast::{ShapeCastArgs3, ShapeCastHit3};
 use crate::dispatch::check_max_distance;
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, slot};
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery, slot};
 use crate::table::{
     ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
 };
@@ -286,12 +287,79 @@ impl<T: Real> PairQuery<T, Dim3> for ClosestPointsQuery {
     }
 }
 
+impl<T: Real> PairQuery<T, Dim3> for ShapeCastQuery {
+    type Args = ShapeCastArgs3<T>;
+    type Answer = Option<ShapeCastHit3<T>>;
+    const NAME: &'static str = "cast_shapes";
+    const SLOT: usize = slot::SHAPE_CAST;
+
+    #[inline]
+    fn check_args(args: &ShapeCastArgs3<T>) -> Result<(), DispatchError> {
+        args.check()
+    }
+    #[inline]
+    fn local_args(
+        args: ShapeCastArgs3<T>,
+        frame: &Isometry3<T>,
+        swapped: bool,
+    ) -> ShapeCastArgs3<T> {
+        args.swapped_if(swapped).local(frame)
+    }
+    #[inline]
+    fn swapped_args(args: ShapeCastArgs3<T>, swapped: bool) -> ShapeCastArgs3<T> {
+        args.swapped_if(swapped)
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.as_ref().map(ShapeCastHit3::flipped)
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry3<T>) -> Self::Answer {
+        answer.as_ref().map(|h| h.transformed(frame))
+    }
+    #[inline]
+    fn to_world(
+        answer: &Self::Answer,
+        frame: &Isometry3<T>,
+        args: &ShapeCastArgs3<T>,
+        swapped: bool,
+    ) -> Self::Answer {
+        let v = if swapped { args.vel_b } else { args.vel_a };
+        answer
+            .as_ref()
+            .map(|h| h.transformed(frame).shifted(&(v * h.toi)))
+    }
+    fn from_gap(gap: T, args: &ShapeCastArgs3<T>) -> Option<Self::Answer> {
+        args.gap_rules_out(gap).then_some(None)
+    }
+    #[inline(always)]
+    fn builtin(
+        x: ShapeRef3<'_, T>,
+        pose_x: &Isometry3<T>,
+        y: ShapeRef3<'_, T>,
+        pose_y: &Isometry3<T>,
+        args: ShapeCastArgs3<T>,
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_shape_cast(x, pose_x, y, pose_y, args)
+    }
+    fn fallback(
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: ShapeCastArgs3<T>,
+    ) -> Option<Self::Answer> {
+        None
+    }
+}
+
 // ---------------------------------------------------------- register block
 
 /// The 3D register block: as the 2D one (`dispatch.rs`), from rows
-/// `A, B => intersects, contact, closest_points;` in canonical order.
+/// `A, B => intersects, contact, closest_points, shape_cast;` in canonical
+/// order.
 macro_rules! register_block3 {
-    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident; )*) => {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident; )*) => {
         fn builtin_name<T: Real>(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
             match (a, b) {
                 $( (ShapeRef3::$a(_), ShapeRef3::$b(_)) => Some(stringify!($intersects)), )*
@@ -361,9 +429,30 @@ macro_rules! register_block3 {
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
+        /// The ShapeCastQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
+        #[inline]
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
+        fn builtin_shape_cast<'s, T: Real>(
+            x: ShapeRef3<'s, T>,
+            pose_x: &'s Isometry3<T>,
+            y: ShapeRef3<'s, T>,
+            pose_y: &'s Isometry3<T>,
+            args: ShapeCastArgs3<T>,
+        ) -> Result<Option<ShapeCastHit3<T>>, DispatchError> {
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
+                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ShapeCastQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), args, (ShapeRef3::$a, ShapeRef3::$b),
+                    #[inline(always)] |a, b, m, args| $cast(a, b, m, args),
+                ), )*
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
+        }
     };
 }
 
+use super::cast3::*;
 use super::*;
 
 // Every built-in 3D pair and the kernels that serve it, in canonical order
@@ -371,10 +460,10 @@ use super::*;
 // in 3D.
 register_block3! {
     // pair            intersects      contact                closest points
-    Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points;
-    Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points;
-    Sphere, Aabb3  => sphere_aabb3,   sphere_aabb3_contact,  sphere_aabb3_closest_points;
-    Cuboid, Cuboid => cuboid_cuboid,  cuboid_cuboid_contact, cuboid_cuboid_closest_points;
-    Cuboid, Aabb3  => cuboid_aabb3,   cuboid_aabb3_contact,  cuboid_aabb3_closest_points;
-    Aabb3, Aabb3   => aabb3_aabb3,    aabb3_aabb3_contact,   aabb3_aabb3_closest_points;
+    Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points, sphere_sphere_cast;
+    Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points, sphere_cuboid_cast;
+    Sphere, Aabb3  => sphere_aabb3,   sphere_aabb3_contact,  sphere_aabb3_closest_points, sphere_aabb3_cast;
+    Cuboid, Cuboid => cuboid_cuboid,  cuboid_cuboid_contact, cuboid_cuboid_closest_points, cuboid_cuboid_cast;
+    Cuboid, Aabb3  => cuboid_aabb3,   cuboid_aabb3_contact,  cuboid_aabb3_closest_points, cuboid_aabb3_cast;
+    Aabb3, Aabb3   => aabb3_aabb3,    aabb3_aabb3_contact,   aabb3_aabb3_closest_points, aabb3_aabb3_cast;
 }

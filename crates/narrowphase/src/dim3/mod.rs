@@ -33,6 +33,7 @@
 //! ```
 
 mod aabb3_aabb3;
+pub mod cast3;
 mod contact3;
 mod cuboid_aabb3;
 mod cuboid_cuboid;
@@ -52,7 +53,7 @@ pub use sphere_aabb3::{sphere_aabb3, sphere_aabb3_closest_points, sphere_aabb3_c
 pub use sphere_cuboid::{sphere_cuboid, sphere_cuboid_closest_points, sphere_cuboid_contact};
 pub use sphere_sphere::{sphere_sphere, sphere_sphere_closest_points, sphere_sphere_contact};
 
-use nalgebra::Isometry3;
+use nalgebra::{Isometry3, Vector3};
 use shape::{Real, Shape3};
 
 use crate::DispatchError;
@@ -171,6 +172,44 @@ pub fn signed_distance3<T: Real>(
         }
         other => Ok(other.distance().unwrap_or(T::infinity())),
     }
+}
+
+/// The first time in `[0, max_toi]` at which two 3D shapes moving at
+/// constant velocities touch (see [`crate::cast_shapes`] for the contract).
+///
+/// # Errors
+/// As [`crate::cast_shapes`].
+///
+/// ```
+/// use nalgebra::{Isometry3, Vector3};
+/// use narrowphase::ShapeCastOptions;
+/// let s = shape::Sphere::new(1.0_f64).unwrap();
+/// let (o, p) = (Isometry3::identity(), Isometry3::translation(0.0, 0.0, 10.0));
+/// let hit = narrowphase::dim3::cast_shapes3(
+///     &s, &o, &Vector3::new(0.0, 0.0, 2.0), &s, &p, &Vector3::zeros(), 100.0,
+///     ShapeCastOptions::default(),
+/// ).unwrap().unwrap();
+/// assert!((hit.toi - 4.0).abs() < 1e-12); // a gap of 8 closed at 2 per second
+/// assert!((hit.normal.z - 1.0).abs() < 1e-12);
+/// ```
+#[allow(clippy::too_many_arguments)] // two shapes, two poses, two velocities
+pub fn cast_shapes3<T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    vel_a: &Vector3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+    vel_b: &Vector3<T>,
+    max_toi: T,
+    options: crate::ShapeCastOptions,
+) -> Result<Option<crate::cast::ShapeCastHit3<T>>, DispatchError> {
+    let args = crate::cast::ShapeCastArgs3 {
+        vel_a: *vel_a,
+        vel_b: *vel_b,
+        max_toi,
+        options,
+    };
+    builtin_query::<crate::ShapeCastQuery, _>(a, pose_a, b, pose_b, args)
 }
 
 #[inline]
