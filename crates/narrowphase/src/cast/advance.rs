@@ -85,7 +85,7 @@ pub fn advance<T: Real, const D: usize>(
     let mut t = T::zero();
     for _ in 0..MAX_STEPS {
         let approach = -v.dot(&normal);
-        if !(approach > T::zero()) {
+        if approach.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
             // Moving apart along the separating direction (or not at all):
             // the distance, convex in time, never decreases again.
             return None;
@@ -94,7 +94,7 @@ pub fn advance<T: Real, const D: usize>(
             break;
         }
         let next = t + distance / approach;
-        if !(next <= max_toi) {
+        if next.partial_cmp(&max_toi).is_none_or(core::cmp::Ordering::is_gt) {
             return None;
         }
         if next <= t {
