@@ -401,12 +401,15 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
         pose_b: &Isometry2<T>,
         args: ShapeCastArgs<T>,
     ) -> Option<Self::Answer> {
-        let scale = crate::cast::advance::shape_scale(a) + crate::cast::advance::shape_scale(b);
+        let scale = num_traits::Float::min(
+            crate::cast::advance::shape_scale(a),
+            crate::cast::advance::shape_scale(b),
+        );
         crate::cast::advance::cast_world_2d(
             pose_b,
             &args,
             |pb| fallback_closest_points(a, pose_a, b, pb, T::infinity()),
-            || fallback_contact(a, pose_a, b, pose_b),
+            |pb| fallback_contact(a, pose_a, b, pb),
             scale,
         )
     }

@@ -45,96 +45,237 @@ use crate::{ClosestPoints, Contact};
 pub const MAX_STEPS: usize = 96;
 
 /// The distance below which two shapes count as touching for the
-/// advancement: `32·ε` times `scale` (the sum of the shapes' local bounding
-/// box diagonals), the rounding level of the distance kernels for shapes of
-/// that size.
+/// advancement, before the rounding of the contact's coordinates is added:
+/// `32·ε` times `scale` (the smaller shape's size: a small shape against a
+/// large one is held to the small one's precision), the rounding level of the
+/// distance kernels for shapes of that size.
 #[must_use]
 #[inline]
 pub fn touch_tolerance<T: Real>(scale: T) -> T {
     T::epsilon() * T::from(32.0).unwrap_or_else(T::one) * scale
 }
 
-/// The contact at time 0 of shapes found intersecting: normal (A to B) and
-/// the two witness points, in the kernel's frame.
-pub type Touch<T, const D: usize> = (Unit<SVector<T, D>>, Point<T, D>, Point<T, D>);
+/// The contact of shapes found intersecting: normal (A to B), the two
+/// witness points and the depth, in the kernel's frame.
+pub type Touch<T, const D: usize> = (Unit<SVector<T, D>>, Point<T, D>, Point<T, D>, T);
+
+/// The state of the advancement at a time the shapes are apart by more
+/// than the tolerance.
+#[derive(Clone, Copy)]
+struct Apart<T: Real, const D: usize> {
+    t: T,
+    distance: T,
+    normal: Unit<SVector<T, D>>,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> Apart<T, D> {
+    fn hit(&self) -> ShapeCastHit<T, D> {
+        ShapeCastHit {
+            toi: self.t,
+            normal: self.normal,
+            point_a: self.point_a,
+            point_b: self.point_b,
+            status: ShapeCastStatus::Hit,
+        }
+    }
+}
+
+/// What the closest points say at one time.
+enum Probe<T: Real, const D: usize> {
+    /// Apart by more than the tolerance.
+    Apart(Apart<T, D>),
+    /// Apart by at most the tolerance: a contact at this time, with these
+    /// closest points.
+    Touching(Point<T, D>, Point<T, D>),
+    /// Intersecting, by `depth` (`None` when the contact kernel, disagreeing
+    /// at rounding level, found no contact).
+    Overlap(Option<T>),
+}
 
 /// The advancement in any dimension. `closest(shift, max_distance)` answers
 /// the closest points of A and of B moved by `shift` (in A's frame);
-/// `touch()` answers the contact at time 0 when they intersect then; `v` is
+/// `touch(shift)` answers their contact when they intersect; `v` is
 /// B's velocity relative to A, `scale` the shapes' size for the tolerance.
 pub fn advance<T: Real, const D: usize>(
     mut closest: impl FnMut(&SVector<T, D>, T) -> ClosestPoints<T, D>,
-    touch: impl FnOnce() -> Option<Touch<T, D>>,
+    mut touch: impl FnMut(&SVector<T, D>) -> Option<Touch<T, D>>,
     v: &SVector<T, D>,
     max_toi: T,
     options: ShapeCastOptions,
     scale: T,
 ) -> Option<ShapeCastHit<T, D>> {
-    let (mut distance, mut normal, mut point_a, mut point_b) =
-        match closest(&SVector::zeros(), T::infinity()) {
+    let base = touch_tolerance(scale);
+    let eight = T::epsilon() * T::from(8.0).unwrap_or_else(T::one);
+    // The tolerance at a pair of closest points: the shapes' rounding plus
+    // that of the points' coordinates (in A's frame: the contact of a small
+    // shape with a large one is as exact as the coordinates there allow).
+    let tolerance_at = move |pa: &Point<T, D>, pb: &Point<T, D>| {
+        base + eight * (pa.coords.amax() + pb.coords.amax())
+    };
+    let mut now = match closest(&SVector::zeros(), T::infinity()) {
+        ClosestPoints::WithinMargin {
+            distance,
+            normal,
+            point_a,
+            point_b,
+        } => Apart {
+            t: T::zero(),
+            distance,
+            normal,
+            point_a,
+            point_b,
+        },
+        ClosestPoints::Intersecting => {
+            return initial_touch(touch(&SVector::zeros()), v, options);
+        }
+        ClosestPoints::Farther => return None,
+    };
+    if now.distance <= tolerance_at(&now.point_a, &now.point_b) {
+        // Touching at time 0 up to rounding: a hit now unless the motion
+        // separates them (when an initial contact is to be ignored).
+        if !options.stop_at_penetration && v.dot(&now.normal) >= T::zero() {
+            return None;
+        }
+        return Some(now.hit());
+    }
+    let mut probe = |t: T| -> Probe<T, D> {
+        let shift = v * t;
+        match closest(&shift, T::infinity()) {
             ClosestPoints::WithinMargin {
                 distance,
                 normal,
                 point_a,
                 point_b,
-            } => (distance, normal, point_a, point_b),
-            ClosestPoints::Intersecting => return initial_touch(touch(), v, options),
-            ClosestPoints::Farther => return None,
-        };
-    let tolerance = touch_tolerance(scale);
-    let mut t = T::zero();
+            } if distance > tolerance_at(&point_a, &point_b) => Probe::Apart(Apart {
+                t,
+                distance,
+                normal,
+                point_a,
+                point_b,
+            }),
+            ClosestPoints::WithinMargin {
+                point_a, point_b, ..
+            } => Probe::Touching(point_a, point_b),
+            ClosestPoints::Intersecting | ClosestPoints::Farther => {
+                Probe::Overlap(touch(&shift).map(|(.., depth)| depth))
+            }
+        }
+    };
     for _ in 0..MAX_STEPS {
-        let approach = -v.dot(&normal);
+        // `now.distance > tolerance`: the normal is reliable.
+        let approach = -v.dot(&now.normal);
         if approach.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
             // Moving apart along the separating direction (or not at all):
             // the distance, convex in time, never decreases again.
             return None;
         }
-        if distance <= tolerance {
-            break;
-        }
-        let next = t + distance / approach;
-        if next.partial_cmp(&max_toi).is_none_or(core::cmp::Ordering::is_gt) {
+        let next = now.t + now.distance / approach;
+        if next
+            .partial_cmp(&max_toi)
+            .is_none_or(core::cmp::Ordering::is_gt)
+        {
             return None;
         }
-        if next <= t {
-            // The step is below the time's rounding: `t` is the contact time
-            // to the precision of the time itself.
+        if next <= now.t {
+            // The step is below the time's rounding: `now.t` is the contact
+            // time to the precision of the time itself.
             break;
         }
-        match closest(&(v * next), T::infinity()) {
-            ClosestPoints::WithinMargin {
-                distance: d,
-                normal: n,
-                point_a: pa,
-                point_b: pb,
-            } => {
-                (t, distance, normal, point_a, point_b) = (next, d, n, pa, pb);
-            }
-            ClosestPoints::Intersecting | ClosestPoints::Farther => {
-                // Rounding carried the shapes into contact at `next`, the
-                // first contact lying in `(t, next]` within the rounding of
-                // the step: report `next` with the points of the last
-                // separated time carried to it (they touch there up to
-                // the step's rounding).
-                let shift = v * (next - t);
+        match probe(next) {
+            Probe::Apart(later) => now = later,
+            Probe::Touching(point_a, point_b) => {
+                // The points are those at `next`; their direction is noise at
+                // this distance, so the normal is the last separated one (the
+                // contact's normal up to the step's rounding).
                 return Some(ShapeCastHit {
                     toi: next,
-                    normal,
                     point_a,
-                    point_b: point_b + shift,
-                    status: ShapeCastStatus::Hit,
+                    point_b,
+                    ..now.hit()
+                });
+            }
+            Probe::Overlap(depth) => {
+                // Intersecting at `next`: by rounding when the step landed on
+                // the contact (the contact's points are support points, not
+                // the touching ones), or overshot when a kernel's normal was
+                // off. Back off to just before the contact and take the
+                // closest points there, refining if that is still inside.
+                let back = next - tolerance_at(&now.point_a, &now.point_b) / approach;
+                if back <= now.t {
+                    return Some(now.hit());
+                }
+                return Some(match probe(back) {
+                    Probe::Apart(before) => before.hit(),
+                    Probe::Touching(point_a, point_b) => ShapeCastHit {
+                        toi: back,
+                        point_a,
+                        point_b,
+                        ..now.hit()
+                    },
+                    Probe::Overlap(d) => refine(now, back, d.or(depth), v, tolerance_at, probe),
                 });
             }
         }
     }
-    Some(ShapeCastHit {
-        toi: t,
-        normal,
-        point_a,
-        point_b,
-        status: ShapeCastStatus::Hit,
-    })
+    Some(now.hit())
+}
+
+/// The first contact between `lo` (apart) and `hi` (overlapping by `depth`,
+/// or by an unknown depth): the step overshot, which exact closest points
+/// never do but a kernel's rounding can. The bracket
+/// shrinks by regula falsi on the signed distance (Illinois' variant, so that
+/// a stuck end is halved) or by bisection when a depth is unknown, until it
+/// is shorter than the tolerance along the motion; the answer is the
+/// separated end (never later than the contact) or a touching probe.
+fn refine<T: Real, const D: usize>(
+    mut lo: Apart<T, D>,
+    mut hi: T,
+    depth: Option<T>,
+    v: &SVector<T, D>,
+    tolerance_at: impl Fn(&Point<T, D>, &Point<T, D>) -> T,
+    mut probe: impl FnMut(T) -> Probe<T, D>,
+) -> ShapeCastHit<T, D> {
+    let speed = v.norm();
+    let half = T::from(0.5).unwrap_or_else(T::one);
+    // The signed distance at `hi` (negative), weighted by Illinois' rule.
+    let mut below = depth.map(|d| -d);
+    for _ in 0..MAX_STEPS {
+        if (hi - lo.t) * speed <= tolerance_at(&lo.point_a, &lo.point_b) {
+            break;
+        }
+        let mid = match below {
+            Some(b) if b < T::zero() => {
+                let m = lo.t + (hi - lo.t) * (lo.distance / (lo.distance - b));
+                if m > lo.t && m < hi {
+                    m
+                } else {
+                    lo.t + (hi - lo.t) * half
+                }
+            }
+            _ => lo.t + (hi - lo.t) * half,
+        };
+        match probe(mid) {
+            Probe::Apart(a) => {
+                lo = a;
+                below = below.map(|b| b * half);
+            }
+            Probe::Touching(point_a, point_b) => {
+                return ShapeCastHit {
+                    toi: mid,
+                    point_a,
+                    point_b,
+                    ..lo.hit()
+                };
+            }
+            Probe::Overlap(d) => {
+                hi = mid;
+                below = d.map(|d| -d);
+            }
+        }
+    }
+    lo.hit()
 }
 
 /// The answer for shapes that touch or overlap at time 0.
@@ -146,14 +287,17 @@ fn initial_touch<T: Real, const D: usize>(
     // An intersecting pair always has a contact; should a kernel disagree
     // with itself at rounding level, the pair counts as touching along the
     // motion (normal against the velocity, points at the origin of A's frame).
-    let (normal, point_a, point_b) = touch.unwrap_or_else(|| {
-        let n = Unit::try_new(-*v, T::zero()).unwrap_or_else(|| {
-            let mut x = SVector::zeros();
-            x[0] = T::one();
-            Unit::new_unchecked(x)
-        });
-        (n, Point::origin(), Point::origin())
-    });
+    let (normal, point_a, point_b) = touch.map_or_else(
+        || {
+            let n = Unit::try_new(-*v, T::zero()).unwrap_or_else(|| {
+                let mut x = SVector::zeros();
+                x[0] = T::one();
+                Unit::new_unchecked(x)
+            });
+            (n, Point::origin(), Point::origin())
+        },
+        |(n, pa, pb, _)| (n, pa, pb),
+    );
     if !options.stop_at_penetration && v.dot(&normal) >= T::zero() {
         return None;
     }
@@ -192,10 +336,10 @@ pub fn cast_2d<T: Real, A: Shape<T>, B: Shape<T>>(
             b_in_a.rotation,
         )
     };
-    let scale = shape_scale::<T>(a) + shape_scale::<T>(b);
+    let scale = num_traits::Float::min(shape_scale::<T>(a), shape_scale::<T>(b));
     advance(
         |shift, max_distance| closest(a, b, &moved(shift), max_distance),
-        || contact(a, b, b_in_a).map(|c| (c.normal, c.point_a, c.point_b)),
+        |shift| contact(a, b, &moved(shift)).map(|c| (c.normal, c.point_a, c.point_b, c.depth)),
         &args.vel_b,
         args.max_toi,
         args.options,
@@ -210,7 +354,7 @@ pub fn cast_world_2d<T: Real>(
     pose_b: &Isometry2<T>,
     args: &ShapeCastArgs<T>,
     closest: impl Fn(&Isometry2<T>) -> Option<ClosestPoints<T>>,
-    contact: impl FnOnce() -> Option<Option<Contact<T>>>,
+    contact: impl Fn(&Isometry2<T>) -> Option<Option<Contact<T>>>,
     scale: T,
 ) -> Option<Option<ShapeCastHit<T>>> {
     let v = args.vel_b - args.vel_a;
@@ -225,10 +369,10 @@ pub fn cast_world_2d<T: Real>(
     closest(pose_b)?;
     let hit = advance(
         |shift, _| closest(&moved(shift)).unwrap_or(ClosestPoints::Intersecting),
-        || {
-            contact()
+        |shift| {
+            contact(&moved(shift))
                 .flatten()
-                .map(|c| (c.normal, c.point_a, c.point_b))
+                .map(|c| (c.normal, c.point_a, c.point_b, c.depth))
         },
         &v,
         args.max_toi,

@@ -233,12 +233,12 @@ pub(crate) fn core_apart<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     max_distance: T,
 ) -> ClosestPoints<T> {
     match core_sat(a, b, b_in_a) {
+        // The exact test found the shapes apart, and the cores' SAT overlaps
+        // by rounding: they touch up to rounding. The nearest features still
+        // give the points (support points along the axis could lie far apart
+        // along a face), at a distance that rounds to (almost) zero.
         CoreSat::Overlap { axis, .. } => {
-            let (ra, rb) = (a.radius(), b.radius());
-            let pa = a.core_support(&axis) + axis * ra;
-            let pb = b_in_a * b.core_support(&b_in_a.rotation.inverse_transform_vector(&-axis))
-                - axis * rb;
-            ClosestPoints::apart(pa, pb, Unit::new_unchecked(axis), T::zero(), max_distance)
+            separated_cores(a, b, b_in_a, axis, T::zero(), max_distance, false)
         }
         CoreSat::Separated { axis, gap } => {
             separated_cores(a, b, b_in_a, axis, gap, max_distance, false)
