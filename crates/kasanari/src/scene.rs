@@ -27,7 +27,9 @@ use shape::{
 /// A shape in its local frame and the pose that places it.
 pub type PlacedShape<T> = (Box<dyn Shape<T>>, Isometry2<T>);
 
+mod casts;
 mod rays;
+pub use casts::{CastError, CastSpec, CastsFile, parse_casts, read_casts};
 pub use rays::{FirstHit, RayError, RayQuery, RaySpec, RaysFile, RaysWorld, parse_rays, read_rays};
 
 /// The scene format's version; a file may state it as `"version": 1`.
@@ -209,7 +211,14 @@ pub enum SceneError {
         /// What is wrong.
         error: RayError,
     },
-    /// The narrow phase could not answer a ray against a shape.
+    /// A cast of a casts file cannot be answered.
+    Cast {
+        /// Where: `casts[2].vel_a`.
+        at: String,
+        /// What is wrong.
+        error: CastError,
+    },
+    /// The narrow phase could not answer a ray against a shape (or a cast).
     Query {
         /// Where: `rays[2], shapes[0] (circle)`.
         at: String,
@@ -230,6 +239,7 @@ impl std::fmt::Display for SceneError {
             Self::Shape { at, error } => write!(f, "{at}: {error}"),
             Self::World { at, error } => write!(f, "{at}: {error}"),
             Self::Ray { at, error } => write!(f, "{at}: {error}"),
+            Self::Cast { at, error } => write!(f, "{at}: {error}"),
             Self::Query { at, error } => write!(f, "{at}: {error}"),
         }
     }

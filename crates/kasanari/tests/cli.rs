@@ -1,5 +1,5 @@
 //! The `kasanari` command as a user runs it: the example files, every bad file
-//! of `docs/examples/bad/` and `docs/examples/bad-rays/` (exit status 2 and a
+//! of `docs/examples/bad/`, `docs/examples/bad-rays/` and `docs/examples/bad-casts/` (exit status 2 and a
 //! message, never a panic), flags, pictures.
 
 use std::path::PathBuf;
@@ -305,4 +305,159 @@ fn small_arena_runs_and_draws() {
     ]);
     assert!(o.status.success());
     assert!(run(&["--help"]).status.success());
+}
+
+/// `|a − b|` for JSON numbers.
+fn off(a: &serde_json::Value, b: f64) -> f64 {
+    (a.as_f64().unwrap() - b).abs()
+}
+
+#[test]
+fn casts_file_answers_in_order() {
+    for (precision, tol) in [("f32", 1e-4), ("f64", 1e-9)] {
+        let o = run(&[
+            "casts",
+            "docs/examples/casts.json",
+            "--json",
+            "--precision",
+            precision,
+        ]);
+        assert!(o.status.success(), "{}", text(&o).1);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let a = v.as_array().unwrap();
+        assert_eq!(a.len(), 8);
+        // A unit ball 9 units left of a wall's face at 2 per second: 4.25.
+        assert_eq!(a[0]["hit"], true);
+        assert_eq!(a[0]["status"], "hit");
+        assert!(off(&a[0]["toi"], 4.25) <= tol, "{}", a[0]);
+        assert!(off(&a[0]["normal"][0], 1.0) <= tol && off(&a[0]["normal"][1], 0.0) <= tol);
+        for p in ["point_a", "point_b"] {
+            assert!(
+                off(&a[0][p][0], -0.5) <= tol && off(&a[0][p][1], 0.0) <= tol,
+                "{}",
+                a[0]
+            );
+        }
+        // Two balls head on: the gap of 8 closes at 4; they meet at x = 3.
+        assert!(off(&a[1]["toi"], 2.0) <= tol);
+        assert!(off(&a[1]["point_a"][0], 3.0) <= tol);
+        // Stopped short by max_toi; rolling along the floor; passing over the wall.
+        let miss = serde_json::json!({"hit": false, "toi": null, "normal": null, "point_a": null, "point_b": null, "status": null});
+        assert_eq!((&a[2], &a[4], &a[7]), (&miss, &miss, &miss));
+        // The triangle's tip falls from y = 3 onto the capsule's top at y = 0.5.
+        assert!(off(&a[3]["toi"], 2.5) <= tol);
+        assert!(off(&a[3]["normal"][1], 1.0) <= tol);
+        // Resting on the floor: in contact at 0.
+        assert_eq!(a[5]["status"], "penetrating");
+        assert_eq!(a[5]["toi"], 0.0);
+        // The segment meets the turned ellipse at its highest point.
+        assert_eq!(a[6]["hit"], true);
+        let toi = a[6]["toi"].as_f64().unwrap();
+        // The ellipse's support height along +y: sqrt((2 sin .5)^2 + (cos .5)^2).
+        let top = ((2.0 * 0.5f64.sin()).powi(2) + 0.5f64.cos().powi(2)).sqrt();
+        assert!((toi - (6.0 - top) / 2.0).abs() <= 10.0 * tol, "{toi}");
+    }
+    let o = run(&["casts", "docs/examples/casts.json"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("8 casts, 5 hit"), "{out}");
+    assert!(out.contains("cast 2 (aabb × polygon): no hit"), "{out}");
+}
+
+#[test]
+fn bad_casts_files_exit_2_with_their_message() {
+    let expected = [
+        (
+            "bad-shape.json",
+            "casts[0].a (circle): radius must be positive, got -1",
+        ),
+        ("extra-field.json", "unknown field `speed`"),
+        ("malformed.json", "invalid file: EOF while parsing"),
+        ("missing-casts.json", "unknown field `shapes`"),
+        ("missing-vel.json", "missing field `vel_b`"),
+        (
+            "negative-max-toi.json",
+            "casts[0].max_toi: max_toi must be >= 0",
+        ),
+        ("out-of-range.json", "number out of range"),
+        ("version.json", "unsupported format version 2"),
+    ];
+    let dir = root().join("docs/examples/bad-casts");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        expected
+            .iter()
+            .map(|(f, _)| f.to_string())
+            .collect::<Vec<_>>()
+    );
+    for (name, says) in expected {
+        let path = dir.join(name);
+        for precision in ["f32", "f64"] {
+            let o = run(&["casts", path.to_str().unwrap(), "--precision", precision]);
+            let (_, err) = text(&o);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(
+                err.starts_with("kasanari: ") && err.contains(says) && !err.contains("panicked"),
+                "{name}: {err}"
+            );
+        }
+    }
+    // A velocity that f64 holds but f32 does not.
+    let tmp = std::env::temp_dir().join(format!("kasanari-cast-{}.json", std::process::id()));
+    std::fs::write(
+        &tmp,
+        r#"{"casts": [{"a": {"kind": "point", "p": [0, 0]}, "vel_a": [1e39, 0], "b": {"kind": "point", "p": [1, 0]}, "vel_b": [0, 0]}]}"#,
+    )
+    .unwrap();
+    let o = run(&["casts", tmp.to_str().unwrap(), "--precision", "f32"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("casts[0].vel_a: vel_a [1e39, 0.0] is beyond the range of f32"),
+        "{err}"
+    );
+    let o = run(&["casts", tmp.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    std::fs::remove_file(&tmp).ok();
+    for args in [
+        &["casts"][..],
+        &["casts", "docs/examples/casts.json", "--cell-size", "1"],
+        &["casts", "docs/examples/casts.json", "extra.json"],
+        &["casts", "missing.json"],
+        // A rays file is not a casts file.
+        &["casts", "docs/examples/rays.json"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!text(&o).1.contains("panicked"));
+    }
+}
+
+#[test]
+fn casts_draw() {
+    let svg = std::env::temp_dir().join(format!("kasanari-casts-{}.svg", std::process::id()));
+    let o = run(&[
+        "casts",
+        "docs/examples/casts.json",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        picture.starts_with("<svg") || picture.starts_with("<?xml"),
+        "{}",
+        &picture[..60]
+    );
+    assert!(
+        picture.contains("cast 0: circle × obb, hit at 4.2500"),
+        "no caption"
+    );
+    assert!(picture.contains("in contact at 0"));
+    std::fs::remove_file(&svg).ok();
 }

@@ -9,6 +9,7 @@ usage:
   kasanari scene FILE.json [--json] [--svg PATH] [--precision f32|f64] [--cell-size S]
   kasanari pairs FILE.json [--json] [--svg PATH] [--precision f32|f64]
   kasanari rays FILE.json [--json] [--svg PATH] [--precision f32|f64]
+  kasanari casts FILE.json [--json] [--svg PATH] [--precision f32|f64]
   kasanari --help | --version
 
 arena   20,000 mixed shapes moving for 600 frames (defaults); prints statistics
@@ -18,7 +19,9 @@ scene   prints every colliding pair of a scene file (docs/scene-format.md);
 pairs   answers each pair of a pairs file: contact, distance, closest points;
         --svg draws each pair, its contact normal or its closest points
 rays    casts each ray of a rays file into its shapes: the first hit (shape,
-        time of impact, point, normal); --svg draws the rays and their hits";
+        time of impact, point, normal); --svg draws the rays and their hits
+casts   sweeps each pair of moving shapes of a casts file: the first contact
+        (time of impact, normal, a point on each shape); --svg draws each cast";
 
 /// Float precision of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +58,7 @@ pub enum Command {
     Scene(FileOptions),
     Pairs(FileOptions),
     Rays(FileOptions),
+    Casts(FileOptions),
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a str, String> {
@@ -90,7 +94,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
     let sub = match it.peek().map(|s| s.as_str()) {
         Some("-h" | "--help" | "help") => return Ok(Command::Help),
         Some("-V" | "--version") => return Ok(Command::Version),
-        Some("scene" | "pairs" | "rays" | "arena") => it.next().map(String::as_str),
+        Some("scene" | "pairs" | "rays" | "casts" | "arena") => it.next().map(String::as_str),
         Some(s) if !s.starts_with("--") => return Err(format!("unknown command `{s}`")),
         _ => None,
     };
@@ -159,6 +163,7 @@ pub fn parse(argv: &[String]) -> Result<Command, String> {
             Ok(match name {
                 "scene" => Command::Scene(o),
                 "pairs" => Command::Pairs(o),
+                "casts" => Command::Casts(o),
                 _ => Command::Rays(o),
             })
         }

@@ -5,6 +5,7 @@
 //! - `kasanari scene FILE.json`: every colliding pair of a scene file.
 //! - `kasanari pairs FILE.json`: batch pair queries.
 //! - `kasanari rays FILE.json`: the first hit of each ray over a file's shapes.
+//! - `kasanari casts FILE.json`: the first contact of each pair of moving shapes.
 //!
 //! Bad input (flags, files, shapes) gives a message on stderr and exit status 2,
 //! never a panic.
@@ -19,6 +20,7 @@ macro_rules! say {
 
 mod arena;
 mod args;
+mod casts;
 mod files;
 mod rays;
 mod svg;
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         args::Command::Scene(o) => files::scene(&o),
         args::Command::Pairs(o) => files::pairs(&o),
         args::Command::Rays(o) => rays::run(&o),
+        args::Command::Casts(o) => casts::run(&o),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
