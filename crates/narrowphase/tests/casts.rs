@@ -919,3 +919,191 @@ fn spheres_and_boxes<T: Real>() {
     let _ = PI;
 }
 shape::for_each_precision!(spheres_and_boxes, spheres_and_boxes);
+
+/// A cast kernel registered by a user replaces the built-in one for its
+/// pair, in both orders, with the mirror rule around it; other pairs keep
+/// theirs.
+fn registered_cast_kernel<T: Real>() {
+    use narrowphase::ShapeCastQuery;
+    // A deliberately different kernel: circles that "touch" at half the gap.
+    fn eager<T: Real>(
+        a: &Circle<T>,
+        b: &Circle<T>,
+        m: &Isometry2<T>,
+        args: ShapeCastArgs<T>,
+    ) -> Option<ShapeCastHit<T>> {
+        let d = m.translation.vector;
+        let gap = d.norm() - a.radius() - b.radius();
+        let n = nalgebra::Unit::new_normalize(d);
+        let approach = -args.vel_b.dot(&n);
+        (approach > T::zero()).then(|| ShapeCastHit {
+            toi: gap / (approach + approach),
+            normal: n,
+            point_a: Point2::from(n.into_inner() * a.radius()),
+            point_b: Point2::from(n.into_inner() * a.radius()),
+            status: ShapeCastStatus::Hit,
+        })
+    }
+    let mut table = DispatchTable::<T>::new();
+    table.register_query::<ShapeCastQuery, Circle<T>, Circle<T>, _>(
+        ShapeKind::CIRCLE,
+        ShapeKind::CIRCLE,
+        "eager",
+        eager::<T>,
+    );
+    let c = Circle::new(T::one()).unwrap();
+    let (o, p) = (
+        Isometry2::identity(),
+        Isometry2::translation(T::lit(10.0), T::zero()),
+    );
+    let args = ShapeCastArgs {
+        vel_a: Vector2::new(T::one(), T::zero()),
+        vel_b: Vector2::new(T::lit(-3.0), T::zero()),
+        max_toi: T::lit(10.0),
+        options: ShapeCastOptions::default(),
+    };
+    let h = table.cast_shapes(&c, &o, &c, &p, args).unwrap().unwrap();
+    assert!(ab(h.toi - T::one()) <= close::<T>(), "{h:?}"); // half of the true 2
+    // A's frame moved with A: the point is at A's centre (1, 0) plus the radius.
+    assert!(ab(h.point_a.x - T::lit(2.0)) <= close::<T>(), "{h:?}");
+    let back = table
+        .cast_shapes(
+            &c,
+            &p,
+            &c,
+            &o,
+            ShapeCastArgs {
+                vel_a: args.vel_b,
+                vel_b: args.vel_a,
+                ..args
+            },
+        )
+        .unwrap();
+    assert_eq!(back, Some(h.flipped()));
+    // Another pair keeps the built-in kernel.
+    let b = Obb::new(Vector2::new(T::one(), T::one())).unwrap();
+    let h = table.cast_shapes(&c, &o, &b, &p, args).unwrap().unwrap();
+    assert!(ab(h.toi - T::lit(2.0)) <= close::<T>(), "{h:?}");
+    assert_eq!(
+        table.route_for::<ShapeCastQuery>(&c, &c).unwrap(),
+        narrowphase::Route::Kernel {
+            name: "eager",
+            mirrored: false
+        }
+    );
+}
+shape::for_each_precision!(registered_cast_kernel, registered_cast_kernel);
+
+/// The 3D pairs on random shapes and motions: exact symmetry, touching at the
+/// time of impact (the distance there at rounding level), no contact at
+/// earlier sampled times, and no hit only when sampled times never overlap.
+fn random_3d<T: Real>() {
+    use support::{KINDS3, build3, iso3, pose3, spec3_of};
+    let tol = if T::epsilon().as_f64() > 1e-10 {
+        2e-3
+    } else {
+        1e-8
+    };
+    for i in 0..KINDS3 {
+        for j in 0..KINDS3 {
+            let strategy = (
+                spec3_of(i),
+                spec3_of(j),
+                pose3(),
+                pose3(),
+                prop::array::uniform3(-4.0f64..4.0),
+                0.5f64..3.0,
+            );
+            let result =
+                support::runner(24).run(&strategy, |(sa, sb, pa, mut pb, offset, speed)| {
+                    for k in 0..3 {
+                        pb[k] += offset[k];
+                    }
+                    let (a, b) = (build3::<T>(&sa), build3::<T>(&sb));
+                    let (qa, qb) = (iso3::<T>(&pa), iso3::<T>(&pb));
+                    // B heads for A's position.
+                    let d = [pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]];
+                    let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1e-9);
+                    let vb = Vector3::new(
+                        T::lit(speed * d[0] / len),
+                        T::lit(speed * d[1] / len),
+                        T::lit(speed * d[2] / len),
+                    );
+                    let va = Vector3::zeros();
+                    let max_toi = T::lit(4.0);
+                    let opts = ShapeCastOptions::default();
+                    let hit = narrowphase::dim3::cast_shapes3(
+                        a.as_ref(),
+                        &qa,
+                        &va,
+                        b.as_ref(),
+                        &qb,
+                        &vb,
+                        max_toi,
+                        opts,
+                    )
+                    .unwrap();
+                    let back = narrowphase::dim3::cast_shapes3(
+                        b.as_ref(),
+                        &qb,
+                        &vb,
+                        a.as_ref(),
+                        &qa,
+                        &va,
+                        max_toi,
+                        opts,
+                    )
+                    .unwrap();
+                    prop_assert_eq!(back, hit.map(|h| h.flipped()));
+                    let at = |t: f64| {
+                        let mut q = qb;
+                        q.translation.vector += vb * T::lit(t);
+                        q
+                    };
+                    let sampled = |t: f64| {
+                        narrowphase::dim3::intersects3(a.as_ref(), &qa, b.as_ref(), &at(t)).unwrap()
+                    };
+                    match hit {
+                        Some(h) if h.status == ShapeCastStatus::Hit => {
+                            let toi = h.toi.as_f64();
+                            let dist =
+                                narrowphase::dim3::distance3(a.as_ref(), &qa, b.as_ref(), &at(toi))
+                                    .unwrap()
+                                    .as_f64();
+                            prop_assert!(dist <= tol, "distance {dist} at toi {toi}");
+                            for k in 0..16 {
+                                let t = toi * k as f64 / 16.0 - tol / speed;
+                                prop_assert!(
+                                    t < 0.0 || !sampled(t),
+                                    "in contact at {t} before toi {toi}"
+                                );
+                            }
+                        }
+                        Some(h) => prop_assert!(h.toi == T::zero() && sampled(0.0)),
+                        None => {
+                            for k in 0..=64 {
+                                let t = 4.0 * k as f64 / 64.0;
+                                let depth = narrowphase::dim3::contact3(
+                                    a.as_ref(),
+                                    &qa,
+                                    b.as_ref(),
+                                    &at(t),
+                                )
+                                .unwrap()
+                                .map_or(0.0, |c| c.depth.as_f64());
+                                prop_assert!(
+                                    depth <= tol,
+                                    "missed a contact at {t} (depth {depth})"
+                                );
+                            }
+                        }
+                    }
+                    Ok(())
+                });
+            if let Err(e) = result {
+                panic!("3D kinds ({i}, {j}): {e}");
+            }
+        }
+    }
+}
+shape::for_each_precision!(random_3d, random_3d);
