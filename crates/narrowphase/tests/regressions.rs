@@ -66,7 +66,8 @@ fn tiny_triangle_far_from_an_ellipse_is_apart() {
 /// answers 9.99e-16, the exact support functions leave no gap) were reported
 /// `WithinMargin` at distance 0.543. The edge whose line grazes the ellipse
 /// had its gap rounded to ≤ 0, was taken for a line crossing the ellipse, and
-/// the distance came from its end points.
+/// the distance came from its end points. The normal is that face's outward
+/// normal (the pair's own direction is rounding at this distance).
 #[test]
 fn polygon_touching_an_ellipse_is_at_rounding_distance() {
     let poly = Spec::Polygon(vec![
@@ -84,24 +85,35 @@ fn polygon_touching_an_ellipse_is_at_rounding_distance() {
         f64::from_bits(13829797061283987538),
         f64::from_bits(13817275961054283826),
     ];
+    // The face touching the ellipse: from vertex 4 to vertex 5, turned with A.
+    let Spec::Polygon(v) = &poly else {
+        unreachable!()
+    };
+    let edge = nalgebra::Rotation2::new(pa[2]) * Vector2::new(v[5][0] - v[4][0], v[5][1] - v[4][1]);
+    let face = Vector2::new(edge.y, -edge.x).normalize();
     let (a, b) = (build::<f64>(&poly), build::<f64>(&ell));
     let (ia, ib) = (iso::<f64>(pa), iso::<f64>(pb));
     let (a, b) = (a.as_ref(), b.as_ref());
     let hit = narrowphase::intersects(a, &ia, b, &ib).unwrap();
-    for (cp, d) in [
+    for (cp, d, out) in [
         (
             narrowphase::closest_points(a, &ia, b, &ib, f64::INFINITY).unwrap(),
             narrowphase::distance(a, &ia, b, &ib).unwrap(),
+            face,
         ),
         (
             narrowphase::closest_points(b, &ib, a, &ia, f64::INFINITY).unwrap(),
             narrowphase::distance(b, &ib, a, &ia).unwrap(),
+            -face,
         ),
     ] {
         match cp {
             ClosestPoints::Intersecting => assert!(hit && d == 0.0),
-            ClosestPoints::WithinMargin { distance, .. } => {
+            ClosestPoints::WithinMargin {
+                distance, normal, ..
+            } => {
                 assert!(!hit && distance == d && distance <= 1e-12, "{cp:?}");
+                assert!((normal.into_inner() - out).norm() < 1e-9, "{cp:?}");
             }
             ClosestPoints::Farther => panic!("Farther"),
         }

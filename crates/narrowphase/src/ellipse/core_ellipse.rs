@@ -275,15 +275,19 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
     let r = a.radius();
     if r > T::zero() && !core_meets_ellipse(a, radii, b_in_a) {
         // First regime: exact, from the closest pair (B's local frame).
-        let (p, e, d) = closest_pair(a, radii, b_in_a);
-        // The normal is the closest pair's direction normalised by its own
+        let (p, e, d, along) = closest_pair(a, radii, b_in_a);
+        // The normal is the line's unit normal for a pair along an edge's
+        // line; else the closest pair's direction normalised by its own
         // length (scaled first): `d` may come from the line-gap formula and
         // differ from `|e − p|` by many ulps for tiny shapes.
         let v = e - p;
         let m = v.amax();
-        if d > T::zero() && d.is_finite() && m > T::zero() && m.is_finite() {
-            let u = v / m;
-            let n = b_in_a.rotation * (u / u.norm());
+        if d > T::zero() && d.is_finite() && (along.is_some() || m > T::zero() && m.is_finite()) {
+            let u = along.unwrap_or_else(|| {
+                let u = v / m;
+                u / u.norm()
+            });
+            let n = b_in_a.rotation * u;
             return Some(Contact {
                 normal: Unit::new_unchecked(n),
                 depth: Float::max(r - d, T::zero()),
@@ -316,8 +320,9 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
 /// Apart, the core misses the ellipse, and its closest pair is the one of
 /// step 3 of the test (closed form along an edge whose line misses the
 /// ellipse or grazes it within rounding, Eberly's closest point from an end
-/// point otherwise); the rounding
-/// radius moves A's point towards the ellipse along the pair's direction and
+/// point otherwise); the normal is the line's in the first case, the pair's
+/// direction otherwise; the rounding
+/// radius moves A's point towards the ellipse along the normal and
 /// takes `r` off the distance.
 ///
 /// ```
@@ -358,12 +363,13 @@ pub fn core_ellipse_closest_points<T: Real, A: Polygonal<T>>(
     if length(&b_in_a.translation.vector) - (core + r + radii.amax()) > max_distance {
         return ClosestPoints::Farther;
     }
-    let (p, e, d) = closest_pair(a, radii, b_in_a);
-    // The direction from the scaled difference (as the contact's first
-    // regime); a pair that rounded onto one point takes the direction from
-    // the ellipse's centre to the core point, reversed.
-    let n = length_and_direction(e - p)
-        .map(|(_, u)| u)
+    let (p, e, d, along) = closest_pair(a, radii, b_in_a);
+    // The line's normal for a pair along an edge's line, else the direction
+    // from the scaled difference (as the contact's first regime); a pair
+    // that rounded onto one point takes the direction from the ellipse's
+    // centre to the core point, reversed.
+    let n = along
+        .or_else(|| length_and_direction(e - p).map(|(_, u)| u))
         .or_else(|| length_and_direction(-p.coords).map(|(_, u)| u))
         .unwrap_or_else(Vector2::x);
     let n = b_in_a.rotation * n;
@@ -464,6 +470,9 @@ struct LineGap<T: Real> {
     on_segment: Point2<T>,
     /// The ellipse's support point `e` along `−normal`.
     on_ellipse: Point2<T>,
+    /// The line's unit normal `n` towards the ellipse's centre: from A
+    /// towards B when the line misses the ellipse or grazes it.
+    normal: Vector2<T>,
 }
 
 /// The line case of step 3 for the segment `[q0, q1]`, whatever the sign of
@@ -499,6 +508,7 @@ fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Optio
         gap,
         on_segment: q0 + d * s,
         on_ellipse,
+        normal: n,
     })
 }
 
@@ -568,22 +578,24 @@ fn beyond_reach<T: Real>(q0: &Point2<T>, q1: &Point2<T>, reach: T, best: T) -> b
     }
 }
 
-/// The closest pair (core point, ellipse point) and its distance, in the
+/// The closest pair (core point, ellipse point), its distance and, for a
+/// pair along an edge's line, that line's unit normal towards the ellipse
+/// (the pair's direction without the rounding of its points), in the
 /// ellipse's frame, for a core that misses the ellipse.
 fn closest_pair<T: Real, A: Polygonal<T>>(
     a: &A,
     radii: Vector2<T>,
     b_in_a: &Isometry2<T>,
-) -> (Point2<T>, Point2<T>, T) {
+) -> (Point2<T>, Point2<T>, T, Option<Vector2<T>>) {
     let at_point = |q: Point2<T>| {
         let e = closest_point_on_ellipse(radii, &q);
-        (q, e, (e - q).norm())
+        (q, e, (e - q).norm(), None)
     };
     let n = a.core_vertex_count();
     if n <= 1 {
         return at_point(local_vertex(a, b_in_a, 0));
     }
-    let mut best = (Point2::origin(), Point2::origin(), T::infinity());
+    let mut best = (Point2::origin(), Point2::origin(), T::infinity(), None);
     let (start, reach) = near_first(a, radii, b_in_a);
     for k in 0..a.core_edge_count() {
         let i = (start + k) % n;
@@ -593,20 +605,21 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
             continue;
         }
         let candidate = match line_gap(radii, &q0, &q1) {
-            Some(g) if g.gap > T::zero() => (g.on_segment, g.on_ellipse, g.gap),
+            Some(g) if g.gap > T::zero() => (g.on_segment, g.on_ellipse, g.gap, Some(g.normal)),
             foot => {
                 let (c0, c1) = (at_point(q0), at_point(q1));
                 let ends = if c1.2 < c0.2 { c1 } else { c0 };
                 // As in `core_distance`: the foot's pair wins only for a
-                // line that grazes the ellipse within rounding. With `g < 0`,
-                // `e − f = g·n` points away from the ellipse: `e` reflected
-                // across the line (within `2|g|` of it, rounding level) keeps
-                // the pair's direction along `n`, from A towards B.
+                // line that grazes the ellipse within rounding, its
+                // direction the line's normal (`e − f = g·n` itself is
+                // rounding, pointing away from the ellipse when `g < 0`).
                 match foot {
-                    Some(g) if Float::abs(g.gap) < ends.2 => {
-                        let f = g.on_segment;
-                        (f, f + (f - g.on_ellipse), Float::abs(g.gap))
-                    }
+                    Some(g) if Float::abs(g.gap) < ends.2 => (
+                        g.on_segment,
+                        g.on_ellipse,
+                        Float::abs(g.gap),
+                        Some(g.normal),
+                    ),
                     _ => ends,
                 }
             }
