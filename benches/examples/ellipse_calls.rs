@@ -14,15 +14,17 @@
 //! `triangle`, `polygon`, `capsule`, `ellipse`, or `mix`: all nine in equal
 //! numbers), the query (`contact`: only intersecting pairs; `bool`: the
 //! boolean on the same pairs; `near`: the contact on every drawn pair, about
-//! half of them apart), the precision (`f32`, `f64`). The program prints the
+//! half of them apart; `closest`: the closest points, unbounded, on the same
+//! pairs as `near`), the precision (`f32`, `f64`). The program prints the
 //! number of queries; callgrind's total divided by it is the instructions per
 //! query. On stderr: how many drawn pairs intersect, and the sum of the
-//! depths (a check that two builds answer alike).
+//! depths (and, for `closest`, of the distances): a check that two builds
+//! answer alike.
 
 use std::hint::black_box;
 
 use kasanari::nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
-use kasanari::narrowphase::{Contact, ellipse};
+use kasanari::narrowphase::{ClosestPoints, Contact, ellipse};
 use kasanari::prelude::*;
 use kasanari_benches::Rng;
 
@@ -149,6 +151,21 @@ impl<T: Real> Other<T> {
             Self::Ellipse(a) => ellipse::ellipse_ellipse_contact(a, e, m),
         }
     }
+
+    fn closest(&self, e: &Ellipse<T>, m: &Isometry2<T>) -> ClosestPoints<T> {
+        let far = T::infinity();
+        match self {
+            Self::Point(a) => ellipse::point_ellipse_closest_points(a, e, m, far),
+            Self::Segment(a) => ellipse::segment_ellipse_closest_points(a, e, m, far),
+            Self::Circle(a) => ellipse::circle_ellipse_closest_points(a, e, m, far),
+            Self::Aabb(a) => ellipse::aabb_ellipse_closest_points(a, e, m, far),
+            Self::Obb(a) => ellipse::obb_ellipse_closest_points(a, e, m, far),
+            Self::Triangle(a) => ellipse::triangle_ellipse_closest_points(a, e, m, far),
+            Self::Polygon(a) => ellipse::polygon_ellipse_closest_points(a, e, m, far),
+            Self::Capsule(a) => ellipse::capsule_ellipse_closest_points(a, e, m, far),
+            Self::Ellipse(a) => ellipse::ellipse_ellipse_closest_points(a, e, m, far),
+        }
+    }
 }
 
 /// One pair: the other shape, the ellipse, and the poses (A's, the
@@ -200,13 +217,21 @@ fn timed_loop<P>(pairs: &[P], mut f: impl FnMut(&P)) {
 }
 
 fn run<T: Real>(kind: Option<usize>, query: &str) {
-    let (pairs, drawn, hits) = pairs::<T>(kind, query != "near");
+    let (pairs, drawn, hits) = pairs::<T>(kind, query != "near" && query != "closest");
     let depth_sum: f64 = pairs
         .iter()
         .filter_map(|(a, pa, e, pb)| a.contact(e, &pa.inv_mul(pb)))
         .map(|c| c.depth.as_f64())
         .sum();
     eprintln!("{hits}/{drawn} drawn pairs intersect; depth sum {depth_sum:.9e}");
+    if query == "closest" {
+        let distance_sum: f64 = pairs
+            .iter()
+            .filter_map(|(a, pa, e, pb)| a.closest(e, &pa.inv_mul(pb)).distance())
+            .map(|d| d.as_f64())
+            .sum();
+        eprintln!("distance sum {distance_sum:.9e}");
+    }
     if std::env::var("ELLIPSE_CALLS_TIME").is_ok() {
         // Wall-clock nanoseconds per query, the least of 30 runs (a rough
         // check on a loaded machine; callgrind's counts are the measure).
@@ -216,6 +241,8 @@ fn run<T: Real>(kind: Option<usize>, query: &str) {
             timed_loop(&pairs, |(a, pa, e, pb)| {
                 if query == "bool" {
                     black_box(a.intersects(e, &pa.inv_mul(pb)));
+                } else if query == "closest" {
+                    black_box(a.closest(e, &pa.inv_mul(pb)));
                 } else {
                     black_box(a.contact(e, &pa.inv_mul(pb)));
                 }
@@ -230,6 +257,9 @@ fn run<T: Real>(kind: Option<usize>, query: &str) {
         }),
         "contact" | "near" => timed_loop(&pairs, |(a, pa, e, pb)| {
             black_box(a.contact(e, &pa.inv_mul(pb)));
+        }),
+        "closest" => timed_loop(&pairs, |(a, pa, e, pb)| {
+            black_box(a.closest(e, &pa.inv_mul(pb)));
         }),
         _ => panic!("unknown query {query}"),
     }

@@ -1,6 +1,11 @@
 //! Regression tests, each named after the bug it pins.
 
+#[path = "../../shape/tests/common/mod.rs"]
+mod common;
+
+use common::{Spec, build, iso};
 use nalgebra::{Isometry2, Point2, Vector2};
+use narrowphase::ClosestPoints;
 use narrowphase::circle::circle_obb_contact;
 use num_traits::Float;
 use shape::prelude::*;
@@ -54,4 +59,67 @@ fn tiny_triangle_far_from_an_ellipse_is_apart() {
     assert!(!table.intersects(&tri, &pa, &e, &pb).unwrap());
     assert!(!table.intersects(&e, &pb, &tri, &pa).unwrap());
     assert!(table.contact(&tri, &pa, &e, &pb).unwrap().is_none());
+}
+
+/// Found by the lead while testing the shape casts: a convex polygon and an
+/// ellipse touching (the true distance about 1e-15, a pose 1e-12 away
+/// answers 9.99e-16, the exact support functions leave no gap) were reported
+/// `WithinMargin` at distance 0.543. The edge whose line grazes the ellipse
+/// had its gap rounded to ≤ 0, was taken for a line crossing the ellipse, and
+/// the distance came from its end points. The normal is that face's outward
+/// normal (the pair's own direction is rounding at this distance).
+#[test]
+fn polygon_touching_an_ellipse_is_at_rounding_distance() {
+    let poly = Spec::Polygon(vec![
+        [4.129269964851711, -0.15206041281182728],
+        [2.2630690781478964, 1.6027056104855],
+        [-0.18842617921321672, 1.9115261911825479],
+        [-3.9505643461754376, 0.575526115438774],
+        [-2.4603024195742096, -1.5394399025494474],
+        [3.1438542766964117, -1.2459765840651396],
+    ]);
+    let ell = Spec::Ellipse(1.966420705655749, 0.59267842934104);
+    let pa = [0.5774716189330371, -3.2773165730991027, 2.604141212462859];
+    let pb = [
+        f64::from_bits(4607200952503803384),
+        f64::from_bits(13829797061283987538),
+        f64::from_bits(13817275961054283826),
+    ];
+    // The face touching the ellipse: from vertex 4 to vertex 5, turned with A.
+    let Spec::Polygon(v) = &poly else {
+        unreachable!()
+    };
+    let edge = nalgebra::Rotation2::new(pa[2]) * Vector2::new(v[5][0] - v[4][0], v[5][1] - v[4][1]);
+    let face = Vector2::new(edge.y, -edge.x).normalize();
+    let (a, b) = (build::<f64>(&poly), build::<f64>(&ell));
+    let (ia, ib) = (iso::<f64>(pa), iso::<f64>(pb));
+    let (a, b) = (a.as_ref(), b.as_ref());
+    let hit = narrowphase::intersects(a, &ia, b, &ib).unwrap();
+    for (cp, d, out) in [
+        (
+            narrowphase::closest_points(a, &ia, b, &ib, f64::INFINITY).unwrap(),
+            narrowphase::distance(a, &ia, b, &ib).unwrap(),
+            face,
+        ),
+        (
+            narrowphase::closest_points(b, &ib, a, &ia, f64::INFINITY).unwrap(),
+            narrowphase::distance(b, &ib, a, &ia).unwrap(),
+            -face,
+        ),
+    ] {
+        match cp {
+            ClosestPoints::Intersecting => assert!(hit && d == 0.0),
+            ClosestPoints::WithinMargin {
+                distance, normal, ..
+            } => {
+                assert!(!hit && distance == d && distance <= 1e-12, "{cp:?}");
+                assert!((normal.into_inner() - out).norm() < 1e-9, "{cp:?}");
+            }
+            ClosestPoints::Farther => panic!("Farther"),
+        }
+    }
+    // The contact, if any, is as shallow.
+    if let Some(c) = narrowphase::contact(a, &ia, b, &ib).unwrap() {
+        assert!(hit && c.depth <= 1e-12, "{c:?}");
+    }
 }

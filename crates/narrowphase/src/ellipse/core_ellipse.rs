@@ -23,10 +23,12 @@
 //!    `[q0, q1]` it is closed-form: if the segment's *line* misses the ellipse,
 //!    with `n` its unit normal towards the ellipse, the gap is
 //!    `g = −q0·n − |diag(rx, ry) n|` and the ellipse point nearest the line is
-//!    its support point along `−n`; if that point projects into the segment the
-//!    distance is `g`. Otherwise (the line meets the ellipse, or the foot is
-//!    outside the segment) the nearest segment point is an end point, and the
-//!    distance is the smaller of the two end points' Eberly distances. A
+//!    its support point `e` along `−n`; if `e` projects into the segment (at
+//!    its foot `f`) the distance is `g`. Otherwise (the line meets the
+//!    ellipse, or the foot is outside the segment) the nearest segment point
+//!    is an end point, and the distance is the smaller of the two end points'
+//!    Eberly distances, or `|g|` (the pair `f`, `e`) if that is smaller and
+//!    the foot is in the segment (rounding near tangency, below). A
 //!    polygon core (not built in) takes the least over its edges. Before
 //!    any root: a core vertex `q` within `r` of the ellipse along its ray
 //!    from the centre, `|q| (1 − 1/|S q|) ≤ r` (the boundary point on that
@@ -40,6 +42,20 @@
 //! parallel to the line and the ellipse lies beyond it, so the line misses the
 //! ellipse and `e = support(−n)`. The distance along a line is convex, so when
 //! the foot of `e` is outside the segment, an end point is nearest.
+//!
+//! Why `|g|` when `g ≤ 0`: the sign of `g` is decided by rounding near
+//! tangency, and a line that grazes the ellipse (a polygon's face touching
+//! it) can come out with `g ≤ 0` while the end points are far: the end
+//! points alone answered their own distance (0.54 for the polygon of
+//! `regressions.rs`, whose true distance was 1e-15). `|g| = |f − e|` is the
+//! distance of a pair of points of the two shapes, so it never undercuts
+//! the true distance. If the line truly meets the ellipse, the distance along
+//! it is convex and zero on the chord, which the segment misses, so it
+//! grows from the nearer end point through `f`: that end point's distance is
+//! at most `dist(f, ellipse) ≤ |f − e|`, and it still wins. If the line
+//! grazes the ellipse within rounding, `|g|` is at rounding level and is the
+//! answer. No tolerance and no extra root: the foot is computed whatever the
+//! sign of `g` (two divisions), and `|g|` compared with the end points'.
 //!
 //! Exact up to floating point: steps 1–3 are equivalences and closed forms;
 //! the only iteration is Eberly's root, converged to the last bit (see
@@ -259,15 +275,19 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
     let r = a.radius();
     if r > T::zero() && !core_meets_ellipse(a, radii, b_in_a) {
         // First regime: exact, from the closest pair (B's local frame).
-        let (p, e, d) = closest_pair(a, radii, b_in_a);
-        // The normal is the closest pair's direction normalised by its own
+        let (p, e, d, along) = closest_pair(a, radii, b_in_a);
+        // The normal is the line's unit normal for a pair along an edge's
+        // line; else the closest pair's direction normalised by its own
         // length (scaled first): `d` may come from the line-gap formula and
         // differ from `|e − p|` by many ulps for tiny shapes.
         let v = e - p;
         let m = v.amax();
-        if d > T::zero() && d.is_finite() && m > T::zero() && m.is_finite() {
-            let u = v / m;
-            let n = b_in_a.rotation * (u / u.norm());
+        if d > T::zero() && d.is_finite() && (along.is_some() || m > T::zero() && m.is_finite()) {
+            let u = along.unwrap_or_else(|| {
+                let u = v / m;
+                u / u.norm()
+            });
+            let n = b_in_a.rotation * u;
             return Some(Contact {
                 normal: Unit::new_unchecked(n),
                 depth: Float::max(r - d, T::zero()),
@@ -299,8 +319,10 @@ pub fn core_ellipse_contact<T: Real, A: Polygonal<T>>(
 ///
 /// Apart, the core misses the ellipse, and its closest pair is the one of
 /// step 3 of the test (closed form along an edge whose line misses the
-/// ellipse, Eberly's closest point from an end point otherwise); the rounding
-/// radius moves A's point towards the ellipse along the pair's direction and
+/// ellipse or grazes it within rounding, Eberly's closest point from an end
+/// point otherwise); the normal is the line's in the first case, the pair's
+/// direction otherwise; the rounding
+/// radius moves A's point towards the ellipse along the normal and
 /// takes `r` off the distance.
 ///
 /// ```
@@ -341,12 +363,13 @@ pub fn core_ellipse_closest_points<T: Real, A: Polygonal<T>>(
     if length(&b_in_a.translation.vector) - (core + r + radii.amax()) > max_distance {
         return ClosestPoints::Farther;
     }
-    let (p, e, d) = closest_pair(a, radii, b_in_a);
-    // The direction from the scaled difference (as the contact's first
-    // regime); a pair that rounded onto one point takes the direction from
-    // the ellipse's centre to the core point, reversed.
-    let n = length_and_direction(e - p)
-        .map(|(_, u)| u)
+    let (p, e, d, along) = closest_pair(a, radii, b_in_a);
+    // The line's normal for a pair along an edge's line, else the direction
+    // from the scaled difference (as the contact's first regime); a pair
+    // that rounded onto one point takes the direction from the ellipse's
+    // centre to the core point, reversed.
+    let n = along
+        .or_else(|| length_and_direction(e - p).map(|(_, u)| u))
         .or_else(|| length_and_direction(-p.coords).map(|(_, u)| u))
         .unwrap_or_else(Vector2::x);
     let n = b_in_a.rotation * n;
@@ -435,17 +458,26 @@ fn point_distance<T: Real>(radii: Vector2<T>, q: &Point2<T>) -> T {
     }
 }
 
-/// The line case of step 3: the segment's line misses the ellipse and the
-/// ellipse's point nearest the line projects into the segment.
+/// The line case of step 3: the ellipse's point nearest the segment's line
+/// (its support point `e` against the line's normal) projects into the
+/// segment, at the foot `f`.
 struct LineGap<T: Real> {
-    /// The distance (the gap along `normal`).
+    /// The gap along the line's normal towards the ellipse, `e`'s signed
+    /// distance from the line: the distance when positive; at most zero (or
+    /// rounded so) when the line meets the ellipse.
     gap: T,
-    /// The foot on the segment.
+    /// The foot `f` on the segment.
     on_segment: Point2<T>,
-    /// The ellipse's support point along `−normal`.
+    /// The ellipse's support point `e` along `−normal`.
     on_ellipse: Point2<T>,
+    /// The line's unit normal `n` towards the ellipse's centre: from A
+    /// towards B when the line misses the ellipse or grazes it.
+    normal: Vector2<T>,
 }
 
+/// The line case of step 3 for the segment `[q0, q1]`, whatever the sign of
+/// the gap; `None` when the foot is outside the segment, the edge has no
+/// direction or the gap is NaN.
 fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Option<LineGap<T>> {
     let d = q1 - q0;
     // Unit normal towards the ellipse's centre: −q0·n ≥ 0 is the line's
@@ -461,8 +493,7 @@ fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Optio
     // |diag(r) n|: the ellipse's half width along n.
     let reach = Vector2::new(radii.x * n.x, radii.y * n.y).norm();
     let gap = side - reach;
-    // Not a positive gap (or NaN): the line meets the ellipse.
-    if gap.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
+    if gap.is_nan() {
         return None;
     }
     let on_ellipse = Point2::new(
@@ -477,6 +508,7 @@ fn line_gap<T: Real>(radii: Vector2<T>, q0: &Point2<T>, q1: &Point2<T>) -> Optio
         gap,
         on_segment: q0 + d * s,
         on_ellipse,
+        normal: n,
     })
 }
 
@@ -496,8 +528,13 @@ fn core_distance<T: Real, A: Polygonal<T>>(a: &A, radii: Vector2<T>, b_in_a: &Is
             continue;
         }
         let d = match line_gap(radii, &q0, &q1) {
-            Some(g) => g.gap,
-            None => Float::min(point_distance(radii, &q0), point_distance(radii, &q1)),
+            Some(g) if g.gap > T::zero() => g.gap,
+            foot => {
+                let ends = Float::min(point_distance(radii, &q0), point_distance(radii, &q1));
+                // The line meets the ellipse, or grazes it within rounding
+                // (module notes): `|g|` wins only in the second case.
+                foot.map_or(ends, |g| Float::min(ends, Float::abs(g.gap)))
+            }
         };
         best = Float::min(best, d);
     }
@@ -541,22 +578,24 @@ fn beyond_reach<T: Real>(q0: &Point2<T>, q1: &Point2<T>, reach: T, best: T) -> b
     }
 }
 
-/// The closest pair (core point, ellipse point) and its distance, in the
+/// The closest pair (core point, ellipse point), its distance and, for a
+/// pair along an edge's line, that line's unit normal towards the ellipse
+/// (the pair's direction without the rounding of its points), in the
 /// ellipse's frame, for a core that misses the ellipse.
 fn closest_pair<T: Real, A: Polygonal<T>>(
     a: &A,
     radii: Vector2<T>,
     b_in_a: &Isometry2<T>,
-) -> (Point2<T>, Point2<T>, T) {
+) -> (Point2<T>, Point2<T>, T, Option<Vector2<T>>) {
     let at_point = |q: Point2<T>| {
         let e = closest_point_on_ellipse(radii, &q);
-        (q, e, (e - q).norm())
+        (q, e, (e - q).norm(), None)
     };
     let n = a.core_vertex_count();
     if n <= 1 {
         return at_point(local_vertex(a, b_in_a, 0));
     }
-    let mut best = (Point2::origin(), Point2::origin(), T::infinity());
+    let mut best = (Point2::origin(), Point2::origin(), T::infinity(), None);
     let (start, reach) = near_first(a, radii, b_in_a);
     for k in 0..a.core_edge_count() {
         let i = (start + k) % n;
@@ -566,10 +605,23 @@ fn closest_pair<T: Real, A: Polygonal<T>>(
             continue;
         }
         let candidate = match line_gap(radii, &q0, &q1) {
-            Some(g) => (g.on_segment, g.on_ellipse, g.gap),
-            None => {
+            Some(g) if g.gap > T::zero() => (g.on_segment, g.on_ellipse, g.gap, Some(g.normal)),
+            foot => {
                 let (c0, c1) = (at_point(q0), at_point(q1));
-                if c1.2 < c0.2 { c1 } else { c0 }
+                let ends = if c1.2 < c0.2 { c1 } else { c0 };
+                // As in `core_distance`: the foot's pair wins only for a
+                // line that grazes the ellipse within rounding, its
+                // direction the line's normal (`e − f = g·n` itself is
+                // rounding, pointing away from the ellipse when `g < 0`).
+                match foot {
+                    Some(g) if Float::abs(g.gap) < ends.2 => (
+                        g.on_segment,
+                        g.on_ellipse,
+                        Float::abs(g.gap),
+                        Some(g.normal),
+                    ),
+                    _ => ends,
+                }
             }
         };
         if candidate.2 < best.2 {
