@@ -84,6 +84,12 @@ pub fn advance<T: Real, const D: usize>(
     let tolerance = touch_tolerance(scale);
     let mut t = T::zero();
     for _ in 0..MAX_STEPS {
+        if distance <= tolerance && t > T::zero() {
+            // Arrived: at a distance of rounding level the kernel's normal
+            // is the direction of two nearly equal points and may come out
+            // reversed, so it must not decide "moving apart" here.
+            break;
+        }
         let approach = -v.dot(&normal);
         if approach.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
             // Moving apart along the separating direction (or not at all):
@@ -94,7 +100,10 @@ pub fn advance<T: Real, const D: usize>(
             break;
         }
         let next = t + distance / approach;
-        if next.partial_cmp(&max_toi).is_none_or(core::cmp::Ordering::is_gt) {
+        if next
+            .partial_cmp(&max_toi)
+            .is_none_or(core::cmp::Ordering::is_gt)
+        {
             return None;
         }
         if next <= t {
@@ -109,6 +118,13 @@ pub fn advance<T: Real, const D: usize>(
                 point_a: pa,
                 point_b: pb,
             } => {
+                // A normal reversed at a distance of rounding level (two
+                // nearly equal points) keeps the last step's direction.
+                let n = if d <= tolerance && n.dot(&normal) < T::zero() {
+                    normal
+                } else {
+                    n
+                };
                 (t, distance, normal, point_a, point_b) = (next, d, n, pa, pb);
             }
             ClosestPoints::Intersecting | ClosestPoints::Farther => {
@@ -138,7 +154,7 @@ pub fn advance<T: Real, const D: usize>(
 }
 
 /// The answer for shapes that touch or overlap at time 0.
-fn initial_touch<T: Real, const D: usize>(
+pub(crate) fn initial_touch<T: Real, const D: usize>(
     touch: Option<Touch<T, D>>,
     v: &SVector<T, D>,
     options: ShapeCastOptions,
