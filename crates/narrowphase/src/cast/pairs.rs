@@ -28,7 +28,7 @@ use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Seg
 
 use super::advance::cast_2d;
 use super::polygonal::sweep_cast;
-use super::rounded::rounded_core_cast;
+use super::rounded::{self, rounded_core_cast};
 use super::{ShapeCastArgs, ShapeCastHit};
 use crate::circle::*;
 use crate::ellipse::*;
@@ -130,7 +130,6 @@ rounded_casts! {
     point_capsule_cast: Point, Capsule => point_capsule_contact;
     segment_circle_cast: Segment, Circle => segment_circle_contact;
     segment_capsule_cast: Segment, Capsule => segment_capsule_contact;
-    circle_circle_cast: Circle, Circle => circle_circle_contact;
     circle_capsule_cast: Circle, Capsule => circle_capsule_contact;
     capsule_capsule_cast: Capsule, Capsule => capsule_capsule_contact;
 }
@@ -145,4 +144,18 @@ advancement_casts! {
     polygon_ellipse_cast: ConvexPolygon, Ellipse => polygon_ellipse_closest_points, polygon_ellipse_contact;
     capsule_ellipse_cast: Capsule, Ellipse => capsule_ellipse_closest_points, capsule_ellipse_contact;
     ellipse_ellipse_cast: Ellipse, Ellipse => ellipse_ellipse_closest_points, ellipse_ellipse_contact;
+}
+
+/// The shape cast of two circles (B at `b_in_a`, moving at `args.vel_b`
+/// relative to A, in A's frame): the quadratic on the centres,
+/// [`rounded::circle_circle_cast`].
+#[must_use]
+#[inline]
+pub fn circle_circle_cast<T: Real>(
+    a: &Circle<T>,
+    b: &Circle<T>,
+    b_in_a: &Isometry2<T>,
+    args: ShapeCastArgs<T>,
+) -> Option<ShapeCastHit<T>> {
+    rounded::circle_circle_cast(a, b, b_in_a, &args, circle_circle_contact)
 }

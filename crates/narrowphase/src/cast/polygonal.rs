@@ -71,14 +71,7 @@ pub type ContactKernel<A, B, T> = fn(&A, &B, &Isometry2<T>) -> Option<Contact<T>
 /// The core's projection on `dir` (its local frame): `(min, max)`.
 #[inline]
 fn interval<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>) -> (T, T) {
-    let first = p.core_vertex(0).coords.dot(dir);
-    let (mut lo, mut hi) = (first, first);
-    for i in 1..p.core_vertex_count() {
-        let x = p.core_vertex(i).coords.dot(dir);
-        lo = Float::min(lo, x);
-        hi = Float::max(hi, x);
-    }
-    (lo, hi)
+    p.core_interval(dir)
 }
 
 /// The span along `tau` of the core's vertices within `tol` of `level` along
@@ -216,6 +209,68 @@ impl<T: Real> Sweep<T> {
         }
         !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
     }
+
+    /// Narrows the interval by one side of the Minkowski difference: B must
+    /// come within `radii` of A's supporting line `a_level` along `n` (A's
+    /// frame; `n_b` in B's frame), from the `+n` side when `plus` (B's
+    /// supporting level `b_level` in its frame, plus `n·c`), else from the
+    /// `−n` side; `false` when no hit remains possible.
+    #[inline]
+    fn half_plane(
+        &mut self,
+        c: &Vector2<T>,
+        n: Vector2<T>,
+        n_b: Vector2<T>,
+        plus: bool,
+        a_level: T,
+        b_level: T,
+    ) -> bool {
+        let offset = n.dot(c);
+        let s = n.dot(&self.v);
+        let (gap, approach) = if plus {
+            ((b_level + offset) - a_level - self.radii, -s)
+        } else {
+            (a_level - (b_level + offset) - self.radii, s)
+        };
+        // Touching needs `gap − approach·t ≤ 0`.
+        if approach > T::zero() {
+            let enter = gap / approach;
+            let signed = if plus { n } else { -n };
+            if enter > self.enter {
+                if let Some(e) = &self.entry {
+                    let previous = if e.plus { e.n } else { -e.n };
+                    if previous.perp(&signed) != T::zero() {
+                        self.runner_up = Some((self.enter, previous));
+                    }
+                }
+                self.enter = enter;
+                self.entry = Some(Entry {
+                    n,
+                    n_b,
+                    plus,
+                    a: (a_level, a_level),
+                    b: (b_level, b_level),
+                    offset,
+                    s,
+                });
+            } else if self.runner_up.is_none_or(|(t, _)| enter > t)
+                && self
+                    .entry
+                    .as_ref()
+                    .is_some_and(|e| e.n.perp(&n) != T::zero())
+            {
+                self.runner_up = Some((enter, signed));
+            }
+        } else if approach < T::zero() {
+            let exit = gap / approach;
+            if exit < self.exit {
+                self.exit = exit;
+            }
+        } else {
+            return !(gap > T::zero());
+        }
+        !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
+    }
 }
 
 /// The rounding tolerance of projections of points of magnitude `extent`
@@ -243,16 +298,40 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
     let mut sweep = Sweep::new(v, radii, args.max_toi);
-    for i in 0..a.core_axis_count() {
-        let n = a.core_axis(i);
-        if !sweep.axis(a, b, &c, n, rot.inverse_transform_vector(&n)) {
-            return None;
+    if a.has_edge_normals() && b.has_edge_normals() {
+        // Two polygons: the Minkowski difference's sides are A's edges (B
+        // beyond them) and B's edges (A beyond them), one support query
+        // each instead of two projection intervals per axis.
+        for i in 0..a.core_axis_count() {
+            let n = a.core_axis(i);
+            let n_b = rot.inverse_transform_vector(&n);
+            let a_level = n.dot(&a.core_vertex(i).coords);
+            let b_level = b.core_interval(&n_b).0;
+            if !sweep.half_plane(&c, n, n_b, true, a_level, b_level) {
+                return None;
+            }
         }
-    }
-    for j in 0..b.core_axis_count() {
-        let m = b.core_axis(j);
-        if !sweep.axis(a, b, &c, rot * m, m) {
-            return None;
+        for j in 0..b.core_axis_count() {
+            let m = b.core_axis(j);
+            let n = rot * m;
+            let b_level = m.dot(&b.core_vertex(j).coords);
+            let a_level = a.core_interval(&n).0;
+            if !sweep.half_plane(&c, n, m, false, a_level, b_level) {
+                return None;
+            }
+        }
+    } else {
+        for i in 0..a.core_axis_count() {
+            let n = a.core_axis(i);
+            if !sweep.axis(a, b, &c, n, rot.inverse_transform_vector(&n)) {
+                return None;
+            }
+        }
+        for j in 0..b.core_axis_count() {
+            let m = b.core_axis(j);
+            if !sweep.axis(a, b, &c, rot * m, m) {
+                return None;
+            }
         }
     }
     if a.core_vertex_count() <= 2 && b.core_vertex_count() <= 2 {

@@ -233,3 +233,43 @@ pub fn rounded_core_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         status: ShapeCastStatus::Hit,
     })
 }
+
+/// The shape cast of two circles: [`rounded_core_cast`] for two point cores
+/// written out (one quadratic on the centres, [`circle_toi`]).
+#[inline]
+pub fn circle_circle_cast<T: Real>(
+    a: &shape::Circle<T>,
+    b: &shape::Circle<T>,
+    b_in_a: &Isometry2<T>,
+    args: &ShapeCastArgs<T>,
+    contact: ContactKernel<shape::Circle<T>, shape::Circle<T>, T>,
+) -> Option<ShapeCastHit<T>> {
+    let (ra, rb) = (a.radius(), b.radius());
+    let r = ra + rb;
+    let c = b_in_a.translation.vector;
+    let v = args.vel_b;
+    // The same comparison as `circle_circle` (touching counts).
+    if c.norm_squared() <= r * r {
+        return initial_touch(
+            contact(a, b, b_in_a).map(|k| (k.normal, k.point_a, k.point_b)),
+            &v,
+            args.options,
+        );
+    }
+    let t = circle_toi(&c, &v, r)?;
+    if t > args.max_toi {
+        return None;
+    }
+    let d = c + v * t;
+    let n = length_and_direction(d).map_or_else(
+        || Unit::try_new(-v, T::zero()).map_or(Vector2::x(), Unit::into_inner),
+        |(_, n)| n,
+    );
+    Some(ShapeCastHit {
+        toi: t,
+        normal: Unit::new_unchecked(n),
+        point_a: Point2::from(n * ra),
+        point_b: Point2::from(d - n * rb),
+        status: ShapeCastStatus::Hit,
+    })
+}
