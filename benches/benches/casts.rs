@@ -14,7 +14,7 @@
 //! The casts come from `kasanari_benches::cast_scene` (shared with the
 //! callgrind driver `examples/cast_calls.rs`): the shapes of `distance.rs`,
 //! B 1 to 3 bounding-radius sums from A, both moving, B's relative velocity
-//! aimed at A within ±40° and fast enough to cross the gap by `max_toi = 1`,
+//! aimed at A within ±63° and fast enough to cross the gap by `max_toi = 1`,
 //! so that about half hit. The set-up (never timed) prints the share of hits
 //! and how kasanari's times of impact compare with parry's on the casts both
 //! find.

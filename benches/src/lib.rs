@@ -152,7 +152,7 @@ pub mod world_scene {
 /// The shape-cast inputs, shared by `benches/casts.rs` and the callgrind
 /// driver `examples/cast_calls.rs` so both see the same casts: the shapes of
 /// `benches/distance.rs` (same ranges), B placed 1 to 3 bounding radii sums
-/// from A, both moving; B's velocity relative to A aims at A within ±40°,
+/// from A, both moving; B's velocity relative to A aims at A within ±63°,
 /// fast enough to cross the gap within `max_toi = 1`, so that about half of
 /// the casts hit.
 pub mod cast_scene {
@@ -289,9 +289,9 @@ pub mod cast_scene {
                     rng.range(-PI, PI),
                 );
                 let vel_a = [rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)];
-                // Relative velocity towards A, within ±40°, 1 to 2 gaps per
+                // Relative velocity towards A, within ±63°, 1 to 2 gaps per
                 // unit of time.
-                let aim = dir + PI + rng.range(-0.7, 0.7);
+                let aim = dir + PI + rng.range(-1.1, 1.1);
                 let speed = d * rng.range(1.0, 2.0);
                 let vel_b = [vel_a[0] + speed * aim.cos(), vel_a[1] + speed * aim.sin()];
                 CastSpec {

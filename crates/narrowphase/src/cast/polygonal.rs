@@ -74,6 +74,37 @@ fn interval<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>) -> (T, T) {
     p.core_interval(dir)
 }
 
+/// The least projection on `dir` of a strictly convex polygon's vertices
+/// (counter-clockwise) and its index, climbing from vertex `start`: the
+/// projections around a convex polygon rise and fall once, so moving to the
+/// lower neighbour while there is one ends at the minimum (ties, from
+/// parallel edges, at either of the two equal vertices).
+#[inline]
+fn climb_min<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>, start: usize) -> (T, usize) {
+    let count = p.core_vertex_count();
+    let at = |i: usize| p.core_vertex(i).coords.dot(dir);
+    let next = |i: usize| if i + 1 == count { 0 } else { i + 1 };
+    let prev = |i: usize| if i == 0 { count - 1 } else { i - 1 };
+    let start = if start < count { start } else { 0 };
+    let (mut k, mut best) = (start, at(start));
+    let forward = at(next(k));
+    let ahead = forward < best;
+    if ahead {
+        (k, best) = (next(k), forward);
+    }
+    // At most once round the polygon (NaN projections stop at once).
+    for _ in 0..count {
+        let j = if ahead { next(k) } else { prev(k) };
+        let x = at(j);
+        if x < best {
+            (k, best) = (j, x);
+        } else {
+            break;
+        }
+    }
+    (best, k)
+}
+
 /// The span along `tau` of the core's vertices within `tol` of `level` along
 /// `dir` (its supporting face there): `(min, max)` and the vertices at them.
 #[inline]
@@ -302,20 +333,27 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         // Two polygons: the Minkowski difference's sides are A's edges (B
         // beyond them) and B's edges (A beyond them), one support query
         // each instead of two projection intervals per axis.
+        // The edge normals turn counter-clockwise, so the other polygon's
+        // lowest vertex along them does too: each search climbs on from the
+        // last one (O(n + m) projections in all, rotating calipers).
+        let mut k = 0;
         for i in 0..a.core_axis_count() {
             let n = a.core_axis(i);
             let n_b = rot.inverse_transform_vector(&n);
             let a_level = n.dot(&a.core_vertex(i).coords);
-            let b_level = b.core_interval(&n_b).0;
+            let b_level;
+            (b_level, k) = climb_min(b, &n_b, k);
             if !sweep.half_plane(&c, n, n_b, true, a_level, b_level) {
                 return None;
             }
         }
+        let mut k = 0;
         for j in 0..b.core_axis_count() {
             let m = b.core_axis(j);
             let n = rot * m;
             let b_level = m.dot(&b.core_vertex(j).coords);
-            let a_level = a.core_interval(&n).0;
+            let a_level;
+            (a_level, k) = climb_min(a, &n, k);
             if !sweep.half_plane(&c, n, m, false, a_level, b_level) {
                 return None;
             }
