@@ -8,7 +8,7 @@
 //!   interval sweep of [`polygonal`](super::polygonal) (with its corner
 //!   quadratic for rounded shapes);
 //! - a circle or a capsule against a point, a segment, a circle or a
-//!   capsule: the point–capsule times of [`rounded`](super::rounded).
+//!   capsule: the point–capsule times of [`rounded`].
 //!
 //! The ellipse pairs keep the conservative advancement of
 //! [`advance`](super::advance) on their exact closest-points kernels. It is

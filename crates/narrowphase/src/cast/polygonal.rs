@@ -55,6 +55,8 @@
 //! Detection* §5.5.8 (moving OBBs / AABBs); Eberly, *Intersection of Convex
 //! Objects: The Method of Separating Axes* (2001), for the interval sweep.
 
+use core::cmp::Ordering;
+
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
@@ -298,7 +300,7 @@ impl<T: Real> Sweep<T> {
                 self.exit = exit;
             }
         } else {
-            return !(gap > T::zero());
+            return gap.partial_cmp(&T::zero()) != Some(Ordering::Greater);
         }
         !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
     }
@@ -515,7 +517,10 @@ fn vertex_normal<T: Real>(
         return normal;
     };
     let speed = v.norm();
-    if !(Float::abs(sweep.enter - t2) * speed <= tol) {
+    if (Float::abs(sweep.enter - t2) * speed)
+        .partial_cmp(&tol)
+        .is_none_or(Ordering::is_gt)
+    {
         return normal;
     }
     let Some((_, d)) = length_and_direction(-v) else {

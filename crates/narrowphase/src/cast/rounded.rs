@@ -44,6 +44,8 @@
 //! **References.** Ericson, *Real-Time Collision Detection* §5.3.2 (ray
 //! against a sphere), §5.3.7 (against a capsule), §5.5.5 (moving spheres).
 
+use core::cmp::Ordering;
+
 use nalgebra::{Isometry2, Point2, SVector, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
@@ -63,12 +65,12 @@ pub fn circle_toi<T: Real, const D: usize>(
     r: T,
 ) -> Option<T> {
     let b = w.dot(u);
-    if !(b < T::zero()) {
+    if b.partial_cmp(&T::zero()) != Some(Ordering::Less) {
         // Moving away, or no motion (or NaN).
         return None;
     }
     let a = u.norm_squared();
-    if !(a > T::zero()) {
+    if a.partial_cmp(&T::zero()) != Some(Ordering::Greater) {
         return None;
     }
     // The line's miss distance: the part of `w` across the motion.
@@ -124,7 +126,7 @@ fn point_segment_distance_squared<T: Real>(p: &Point2<T>, s0: &Point2<T>, s1: &P
     let w = p - s0;
     let ee = e.norm_squared();
     let along = w.dot(&e);
-    if along <= T::zero() || !(ee > T::zero()) {
+    if along <= T::zero() || ee.partial_cmp(&T::zero()) != Some(Ordering::Greater) {
         w.norm_squared()
     } else if along >= ee {
         (p - s1).norm_squared()
