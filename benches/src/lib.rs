@@ -148,3 +148,161 @@ pub mod world_scene {
         Input { specs, poses, side }
     }
 }
+
+/// The shape-cast inputs, shared by `benches/casts.rs` and the callgrind
+/// driver `examples/cast_calls.rs` so both see the same casts: the shapes of
+/// `benches/distance.rs` (same ranges), B placed 1 to 3 bounding radii sums
+/// from A, both moving; B's velocity relative to A aims at A within ±63°,
+/// fast enough to cross the gap within `max_toi = 1`, so that about half of
+/// the casts hit.
+pub mod cast_scene {
+    use std::f64::consts::{PI, TAU};
+
+    use super::Rng;
+
+    /// The casts per batch.
+    pub const BATCH: usize = 1024;
+
+    /// A shape in its local frame, in plain `f64` numbers.
+    #[derive(Debug, Clone)]
+    pub enum Spec {
+        /// Radius.
+        Ball(f64),
+        /// Half extents.
+        Cuboid([f64; 2]),
+        /// Counter-clockwise, strictly convex.
+        Polygon(Vec<[f64; 2]>),
+        /// Half length (vertical core) and radius.
+        Capsule(f64, f64),
+    }
+
+    impl Spec {
+        /// The largest distance from the local origin.
+        #[must_use]
+        pub fn bounding_radius(&self) -> f64 {
+            let norm = |p: &[f64; 2]| p[0].hypot(p[1]);
+            match self {
+                Spec::Ball(r) => *r,
+                Spec::Cuboid(h) => norm(h),
+                Spec::Polygon(v) => v.iter().map(norm).fold(0.0, f64::max),
+                Spec::Capsule(h, r) => h + r,
+            }
+        }
+    }
+
+    fn draw(name: &str, rng: &mut Rng) -> Spec {
+        match name {
+            "ball" => Spec::Ball(rng.range(0.25, 1.5)),
+            "cuboid" => Spec::Cuboid([rng.range(0.25, 1.5), rng.range(0.25, 1.5)]),
+            "polygon" => {
+                let n = 6 + (rng.next_u64() % 3) as usize;
+                let gap = TAU / n as f64;
+                let (phase, radius) = (rng.range(0.0, TAU), rng.range(0.5, 1.5));
+                let (sx, sy) = (rng.range(0.7, 1.3), rng.range(0.7, 1.3));
+                Spec::Polygon(
+                    (0..n)
+                        .map(|i| {
+                            let t = phase + gap * (i as f64 + rng.range(-0.3, 0.3));
+                            [radius * sx * t.cos(), radius * sy * t.sin()]
+                        })
+                        .collect(),
+                )
+            }
+            "capsule" => Spec::Capsule(rng.range(0.25, 1.0), rng.range(0.2, 0.8)),
+            _ => panic!("unknown shape {name}"),
+        }
+    }
+
+    /// A pose as translation and (cos, sin), so both libraries get the same
+    /// bits.
+    #[derive(Debug, Clone, Copy)]
+    pub struct PoseSpec {
+        /// Translation.
+        pub x: f64,
+        /// Translation.
+        pub y: f64,
+        /// Rotation.
+        pub cos: f64,
+        /// Rotation.
+        pub sin: f64,
+    }
+
+    impl PoseSpec {
+        fn new(x: f64, y: f64, angle: f64) -> Self {
+            let (sin, cos) = angle.sin_cos();
+            Self { x, y, cos, sin }
+        }
+    }
+
+    /// One cast: shapes, poses, velocities.
+    #[derive(Debug, Clone)]
+    pub struct CastSpec {
+        /// The first shape.
+        pub a: Spec,
+        /// Its pose.
+        pub pose_a: PoseSpec,
+        /// Its velocity.
+        pub vel_a: [f64; 2],
+        /// The second shape.
+        pub b: Spec,
+        /// Its pose.
+        pub pose_b: PoseSpec,
+        /// Its velocity.
+        pub vel_b: [f64; 2],
+    }
+
+    /// The measured pairs (parry's names; kasanari's kinds are circle, obb,
+    /// polygon, capsule), A first.
+    pub const PAIRS: [(&str, &str, &str); 5] = [
+        ("ball_ball", "ball", "ball"),
+        ("ball_cuboid", "ball", "cuboid"),
+        ("cuboid_cuboid", "cuboid", "cuboid"),
+        ("polygon_polygon", "polygon", "polygon"),
+        ("capsule_cuboid", "capsule", "cuboid"),
+    ];
+
+    /// The time bound of every cast.
+    pub const MAX_TOI: f64 = 1.0;
+
+    /// The batch of casts of pair `name` (seeded by its index in [`PAIRS`]).
+    #[must_use]
+    pub fn casts(name: &str) -> Vec<CastSpec> {
+        let i = PAIRS
+            .iter()
+            .position(|p| p.0 == name)
+            .unwrap_or_else(|| panic!("unknown pair {name}"));
+        let (_, sa, sb) = PAIRS[i];
+        let mut rng = Rng::new(0x6361_7374_0000 + i as u64);
+        (0..BATCH)
+            .map(|_| {
+                let (a, b) = (draw(sa, &mut rng), draw(sb, &mut rng));
+                let pose_a = PoseSpec::new(
+                    rng.range(-50.0, 50.0),
+                    rng.range(-50.0, 50.0),
+                    rng.range(-PI, PI),
+                );
+                let d = rng.range(1.0, 3.0) * (a.bounding_radius() + b.bounding_radius());
+                let dir = rng.range(-PI, PI);
+                let pose_b = PoseSpec::new(
+                    pose_a.x + d * dir.cos(),
+                    pose_a.y + d * dir.sin(),
+                    rng.range(-PI, PI),
+                );
+                let vel_a = [rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)];
+                // Relative velocity towards A, within ±63°, 1 to 2 gaps per
+                // unit of time.
+                let aim = dir + PI + rng.range(-1.1, 1.1);
+                let speed = d * rng.range(1.0, 2.0);
+                let vel_b = [vel_a[0] + speed * aim.cos(), vel_a[1] + speed * aim.sin()];
+                CastSpec {
+                    a,
+                    pose_a,
+                    vel_a,
+                    b,
+                    pose_b,
+                    vel_b,
+                }
+            })
+            .collect()
+    }
+}

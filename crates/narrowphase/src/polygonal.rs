@@ -60,6 +60,24 @@ pub trait Polygonal<T: Real> {
         (extent, shortest)
     }
 
+    /// The core's projection on `dir`: `(min, max)` over the core vertices
+    /// of `v · dir` (boxes override it with the same values in closed form).
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        let first = self.core_vertex(0).coords.dot(dir);
+        let (mut lo, mut hi) = (first, first);
+        for i in 1..self.core_vertex_count() {
+            let x = self.core_vertex(i).coords.dot(dir);
+            // Plain comparisons (not `min`/`max`, which test for NaN).
+            if x < lo {
+                lo = x;
+            }
+            if x > hi {
+                hi = x;
+            }
+        }
+        (lo, hi)
+    }
+
     /// The core vertex maximising `v · dir` (first on ties).
     fn core_support(&self, dir: &Vector2<T>) -> Point2<T> {
         let mut best = self.core_vertex(0);
@@ -202,6 +220,15 @@ impl<T: Real> Polygonal<T> for Aabb<T> {
     fn radius(&self) -> T {
         T::zero()
     }
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        // Separable: the extremes per coordinate, summed.
+        let (lo, hi) = (self.min(), self.max());
+        let (x0, x1) = (lo.x * dir.x, hi.x * dir.x);
+        let (y0, y1) = (lo.y * dir.y, hi.y * dir.y);
+        let f = |a: T, b: T| (num_traits::Float::min(a, b), num_traits::Float::max(a, b));
+        let ((xl, xh), (yl, yh)) = (f(x0, x1), f(y0, y1));
+        (xl + yl, xh + yh)
+    }
 }
 
 impl<T: Real> Polygonal<T> for Obb<T> {
@@ -226,6 +253,11 @@ impl<T: Real> Polygonal<T> for Obb<T> {
     fn radius(&self) -> T {
         T::zero()
     }
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        let h = self.half_extents();
+        let r = num_traits::Float::abs(dir.x) * h.x + num_traits::Float::abs(dir.y) * h.y;
+        (-r, r)
+    }
     fn core_support(&self, dir: &Vector2<T>) -> Point2<T> {
         self.local_support_point(dir)
     }
@@ -246,6 +278,9 @@ impl<T: Real> Polygonal<T> for Triangle<T> {
     }
     fn radius(&self) -> T {
         T::zero()
+    }
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        slice_interval(self.vertices(), dir)
     }
     fn has_edge_normals(&self) -> bool {
         true
@@ -271,10 +306,34 @@ impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
     fn radius(&self) -> T {
         T::zero()
     }
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        slice_interval(self.vertices(), dir)
+    }
     fn has_edge_normals(&self) -> bool {
         true
     }
     fn core_extent_and_shortest_edge(&self) -> (T, T) {
         (self.extent(), self.shortest_edge_squared())
     }
+}
+
+/// `(min, max)` of `v · dir` over the vertices (plain comparisons: a NaN
+/// projection is skipped, never propagated into a panic).
+#[inline]
+fn slice_interval<T: Real>(vertices: &[Point2<T>], dir: &Vector2<T>) -> (T, T) {
+    let Some((first, rest)) = vertices.split_first() else {
+        return (T::zero(), T::zero());
+    };
+    let x = first.coords.dot(dir);
+    let (mut lo, mut hi) = (x, x);
+    for v in rest {
+        let x = v.coords.dot(dir);
+        if x < lo {
+            lo = x;
+        }
+        if x > hi {
+            hi = x;
+        }
+    }
+    (lo, hi)
 }

@@ -128,7 +128,11 @@ pub fn advance<T: Real, const D: usize>(
             point_b,
         },
         ClosestPoints::Intersecting => {
-            return initial_touch(touch(&SVector::zeros()), v, options);
+            return initial_touch(
+                touch(&SVector::zeros()).map(|(n, pa, pb, _)| (n, pa, pb)),
+                v,
+                options,
+            );
         }
         ClosestPoints::Farther => return None,
     };
@@ -279,25 +283,22 @@ fn refine<T: Real, const D: usize>(
 }
 
 /// The answer for shapes that touch or overlap at time 0.
-fn initial_touch<T: Real, const D: usize>(
-    touch: Option<Touch<T, D>>,
+pub(crate) fn initial_touch<T: Real, const D: usize>(
+    touch: Option<(Unit<SVector<T, D>>, Point<T, D>, Point<T, D>)>,
     v: &SVector<T, D>,
     options: ShapeCastOptions,
 ) -> Option<ShapeCastHit<T, D>> {
     // An intersecting pair always has a contact; should a kernel disagree
     // with itself at rounding level, the pair counts as touching along the
     // motion (normal against the velocity, points at the origin of A's frame).
-    let (normal, point_a, point_b) = touch.map_or_else(
-        || {
-            let n = Unit::try_new(-*v, T::zero()).unwrap_or_else(|| {
-                let mut x = SVector::zeros();
-                x[0] = T::one();
-                Unit::new_unchecked(x)
-            });
-            (n, Point::origin(), Point::origin())
-        },
-        |(n, pa, pb, _)| (n, pa, pb),
-    );
+    let (normal, point_a, point_b) = touch.unwrap_or_else(|| {
+        let n = Unit::try_new(-*v, T::zero()).unwrap_or_else(|| {
+            let mut x = SVector::zeros();
+            x[0] = T::one();
+            Unit::new_unchecked(x)
+        });
+        (n, Point::origin(), Point::origin())
+    });
     if !options.stop_at_penetration && v.dot(&normal) >= T::zero() {
         return None;
     }

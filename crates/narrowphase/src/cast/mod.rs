@@ -22,6 +22,8 @@
 
 pub mod advance;
 pub mod pairs;
+pub mod polygonal;
+pub mod rounded;
 
 use nalgebra::{AbstractRotation, Isometry, Point, SVector, Unit};
 use shape::Real;
