@@ -49,6 +49,13 @@ pub enum DispatchError {
     /// overflow. A ray that misses the shape's bounding box is answered (no
     /// hit) instead.
     QueryOutOfRange,
+    /// A time-of-impact sweep with a NaN or infinite number (centre, angle,
+    /// local centre), or whose motion overflows.
+    NonFiniteSweep,
+    /// Time-of-impact options out of range: `t_max` not in `(0, 1]` (NaN
+    /// included), a negative or non-finite `target`, a tolerance not finite
+    /// and `> 0`, or `max_iterations` zero.
+    InvalidToiOptions,
 }
 
 impl fmt::Display for DispatchError {
@@ -83,6 +90,15 @@ impl fmt::Display for DispatchError {
                 f,
                 "the ray origin or query point is too far from the shape (more than \
                  shape::tolerance::max_query_coordinate in some coordinate)"
+            ),
+            Self::NonFiniteSweep => write!(
+                f,
+                "a sweep has a NaN or infinite number, or its motion overflows"
+            ),
+            Self::InvalidToiOptions => write!(
+                f,
+                "time-of-impact options need t_max in (0, 1], a finite target >= 0, a finite \
+                 tolerance > 0 and max_iterations >= 1"
             ),
         }
     }

@@ -42,6 +42,7 @@ pub mod queries;
 pub mod sat;
 mod single;
 pub mod table;
+pub mod toi;
 
 pub use closest_points::{ClosestPoints, ClosestPoints3};
 pub use contact::Contact;
@@ -51,6 +52,7 @@ pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
+pub use toi::{Sweep, ToiOptions, ToiOutput, ToiStatus, time_of_impact};
 
 use nalgebra::Isometry2;
 use shape::{Real, Shape};
