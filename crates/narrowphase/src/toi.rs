@@ -9,8 +9,11 @@
 //! distance between the shapes comes down to the target separation `target`
 //! (within `± tolerance`), the unit normal from A to B and a witness point on
 //! each shape at that time; or that the distance stays above `target` over
-//! `[0, t_max]` ([`ToiStatus::Separated`]); or that the shapes already overlap
-//! deeper than `target − tolerance` at `t = 0` ([`ToiStatus::Penetrating`]).
+//! `[0, t_max]`, never closer than `target − tolerance` and never touching
+//! ([`ToiStatus::Separated`]); or that the shapes are already closer than
+//! `target − tolerance` at `t = 0` ([`ToiStatus::Penetrating`]). Before the
+//! reported time the distance stays above `target − tolerance` (and above
+//! zero: the shapes do not touch).
 //! The contract is in `docs/conventions.md`, "Time of impact".
 //!
 //! # Method: conservative advancement on a separating axis
@@ -35,13 +38,19 @@
 //!    `L = max(0, −(Δc_B − Δc_A)·n) + |Δθ_A|·r_A + |Δθ_B|·r_B` (Mirtich's
 //!    conservative advancement bound, taken along the axis: motion along the
 //!    contact plane does not count).
-//! 4. Advance along the axis: `s ← s + (g(s) − target − tolerance/2) / L`,
-//!    re-evaluating `g` exactly at each new `s` (two support points, no
-//!    distance query) while `g > target + tolerance`, at most
-//!    [`AXIS_STEPS`] times; by 3 every skipped time has `g > target`, so
-//!    `dist > target`. For a pure translation `g` is linear and one step lands
-//!    exactly on `target + tolerance/2`; with rotation `g` bends and the steps
-//!    shrink geometrically as the bound tightens.
+//! 4. Advance along the axis: `s ← s + (g(s) − aim) / L`, re-evaluating `g`
+//!    exactly at each new `s` (two support points, no distance query) while
+//!    `g > target + tolerance`, at most [`AXIS_STEPS`] times. The level `aim`
+//!    is inside the band, a quarter tolerance above its lower edge
+//!    (`target − 3/4 tolerance`), and at least a quarter tolerance above zero
+//!    when the band reaches down to contact (a target below the tolerance).
+//!    By 3 every skipped time has `g > aim`, so `dist > aim`. For a pure
+//!    translation `g` is linear and one step lands exactly on `aim`; with
+//!    rotation `g` bends and the steps shrink geometrically as the bound
+//!    tightens. Aiming low in the band rather than at `target` takes steps
+//!    more than three times as long when the motion grazes the band (the
+//!    distance hovering just above it), the case that costs the most
+//!    iterations.
 //! 5. Go to 1 at the new time (a new closest-points axis), at most
 //!    `max_iterations` times ([`ToiStatus::IterationLimit`] with the last
 //!    time proven safe); a step past `t_max` checks `t_max` itself and
@@ -50,9 +59,9 @@
 //! # Why it never reports a time later than the first contact
 //!
 //! Every time skipped by a step of 4 has, by the bound of 3, a gap along some
-//! axis above `target`, and the gap along any axis is at most the distance:
-//! the distance stays above `target` (which is `≥ 0`, so the shapes do not
-//! touch) on the whole skipped interval. The bound holds for every shape,
+//! axis above `aim`, and the gap along any axis is at most the distance:
+//! the distance stays above `aim > max(target − tolerance, 0)` on the whole
+//! skipped interval, so the shapes do not touch there. The bound holds for every shape,
 //! curved or not, whatever the closest features do in between: it only uses
 //! the shapes' support functions and their bounding radii. The only thing
 //! assumed of a shape is that its points move rigidly with its pose, or (a
@@ -60,9 +69,10 @@
 //! translates with its pose's translation, which moves by
 //! `Δc − Δθ × R·local_center`: the radius used is the larger of the shape's
 //! radius about its centre and `|local_center|`, covering both. Rounding:
-//! the aim is `target + tolerance/2`, not `target`, so rounding of the step
-//! (far smaller than the tolerance at the scales the options are valid for)
-//! does not carry a time past `target`.
+//! the aim is a quarter tolerance inside the guaranteed level, so rounding of
+//! the step (far smaller than the tolerance when the tolerance is chosen
+//! above the rounding of the distance at the world's scale) does not carry a
+//! time past it.
 //!
 //! Box2D's `b2TimeOfImpact` instead root-finds (bisection and secant) the
 //! separation function of the closest features at the end of the interval;
@@ -88,7 +98,7 @@ use crate::{ClosestPoints, Contact, DispatchError, DispatchTable};
 
 /// How many separation-function steps along one closest-points axis are
 /// taken before a new axis is computed (step 4 of the module note).
-pub const AXIS_STEPS: u32 = 8;
+pub const AXIS_STEPS: u32 = 16;
 
 /// A rigid motion over one step `t ∈ [0, 1]`: the rotation centre (a point
 /// fixed in the shape's local frame) travels on a straight line from
@@ -258,8 +268,8 @@ impl<T: Real> Sweep<T> {
 /// The options of a time-of-impact query.
 ///
 /// `target` is the separation the query stops at (the shapes are reported at
-/// distance `target ± tolerance`, never closer than `target` by rounding
-/// aside); a small positive target keeps the shapes apart at the reported
+/// distance `target ± tolerance`, and never come closer than
+/// `target − tolerance` before); a small positive target keeps the shapes apart at the reported
 /// time so that the next step's contact query sees a clean gap, as Box2D's
 /// linear slop. The default is Box2D's: `target = 0.005` and
 /// `tolerance = 0.00125` (a quarter of it), lengths for worlds in metres;
@@ -332,17 +342,20 @@ impl<T: Real> ToiOptions<T> {
 /// What a time-of-impact query found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToiStatus {
-    /// The shapes come within `target ± tolerance` at `t` (possibly `t = 0`:
-    /// they start in contact), and not before.
+    /// The shapes are at distance `target ± tolerance` at `t` (possibly
+    /// `t = 0`: they start there), and farther than `target − tolerance`
+    /// before.
     Hit,
-    /// The distance stays above `target` over `[0, t_max]`; `t = t_max`.
+    /// The distance stays above `target − tolerance` (and the shapes apart)
+    /// over `[0, t_max]`; `t = t_max`.
     Separated,
     /// At `t = 0` the shapes are closer than `target − tolerance` (overlapping
     /// counts as minus the penetration depth); `t = 0`.
     Penetrating,
     /// `max_iterations` closest-points evaluations did not settle it; `t` is
-    /// the last time proven safe (the distance stays above `target` on
-    /// `[0, t]`).
+    /// the last time proven safe (the distance stays above
+    /// `target − tolerance` on `[0, t]`, and is above `target + tolerance` at
+    /// `t`).
     IterationLimit,
 }
 
@@ -425,7 +438,8 @@ pub fn bounding_radius<T: Real>(shape: &dyn Shape<T>, center: &Point2<T>) -> T {
 /// let shot = Sweep::linear(&Isometry2::translation(-10.0, 0.0), &Vector2::new(20.0, 0.0)).unwrap();
 /// let hit = time_of_impact(&ball, &shot, &wall, &still, &ToiOptions::default()).unwrap();
 /// assert_eq!(hit.status, ToiStatus::Hit);
-/// // The ball touches the wall after moving 9 (of 20), stopping 0.005 short.
+/// // The ball touches the wall after moving 9 (of 20): it stops 0.005 short,
+/// // within the tolerance 0.00125.
 /// assert!((hit.t - (9.0 - 0.005) / 20.0).abs() < 0.00125 / 20.0);
 /// assert!((hit.normal.x - 1.0).abs() < 1e-12); // from the ball to the wall
 /// ```
@@ -536,7 +550,14 @@ where
     let turn_b = Float::abs(sweep_b.angle_end - sweep_b.angle_start)
         * bounding_radius(b, &sweep_b.local_center);
     let turning = turn_a + turn_b;
-    let aim = target + tolerance * T::half();
+    // The level the steps aim at (step 4): a quarter tolerance inside the
+    // band `target ± tolerance`, above its lower edge, and above zero (a
+    // quarter tolerance) when the band reaches down to contact.
+    let quarter = tolerance * T::lit(0.25);
+    let aim = Float::max(
+        target - tolerance + quarter,
+        Float::min(quarter, target + tolerance * T::half()),
+    );
 
     let mut witness_at = |t: T| -> Result<Witness<T>, DispatchError> {
         let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));

@@ -7,11 +7,12 @@
 //! lateral drift; both turn by up to 3 radians):
 //!
 //! - the contract, against an independent reference (the pair's distance
-//!   sampled at 512 times over `[0, t_max]`, then bisected on
-//!   `distance ≤ target` from the first sample at or below it): before the
-//!   reported time no sample intersects or comes closer than `target`; a
-//!   `Hit` is at distance `target ± tolerance`, not after the reference's
-//!   first crossing; `Separated` never comes closer than `target`;
+//!   and `intersects` sampled at 512 times, then bisected from the first
+//!   sample at or below the level): before the reported time no sample
+//!   intersects or comes closer than `target − tolerance`; a `Hit` is at
+//!   distance `target ± tolerance`, not after the reference's first time at
+//!   `target − tolerance` nor after its first contact; `Separated` never
+//!   comes closer than `target − tolerance` over `[0, t_max]`;
 //! - swapping the shapes gives the same status and time, bit for bit, and the
 //!   flipped normal and points;
 //! - a rigid motion of both sweeps (translation only for pairs with an
@@ -153,54 +154,66 @@ fn check_contract<T: Real>(
         ToiStatus::Separated => prop_assert_eq!(t, t_max),
         ToiStatus::IterationLimit => {}
     }
-    // The independent reference: 512 samples over [0, t_max], then a
-    // bisection on `distance ≤ target` from the first sample at or below it.
+    // Before t (over all of [0, t_max] when separated), 512 samples: apart
+    // (`intersects` false) and above `target − tolerance`.
     const SAMPLES: usize = 512;
-    let mut previous = 0.0;
-    let mut first = None;
-    for k in 0..=SAMPLES {
-        let s = t_max * k as f64 / SAMPLES as f64;
-        let d = dist(s);
-        if d <= target {
-            first = Some((previous, s));
+    let floor = target - tol;
+    let separated = out.status == ToiStatus::Separated;
+    let intersects = |s: f64| {
+        let (pa, pb) = (sa.pose_at(T::lit(s)), sb.pose_at(T::lit(s)));
+        narrowphase::intersects(a, &pa, b, &pb).unwrap()
+    };
+    for k in 0..SAMPLES + usize::from(separated) {
+        let s = t * k as f64 / SAMPLES as f64;
+        if s >= t && !separated {
             break;
         }
-        previous = s;
-    }
-    let Some((mut lo, mut hi)) = first else {
-        return Ok(());
-    };
-    for _ in 0..48 {
-        let mid = 0.5 * (lo + hi);
-        if dist(mid) <= target {
-            hi = mid
-        } else {
-            lo = mid
-        }
-    }
-    // The reference's first crossing of `target` is in [lo, hi]: the
-    // query may not report a later time, nor miss it.
-    prop_assert!(
-        matches!(out.status, ToiStatus::Hit | ToiStatus::IterationLimit),
-        "{:?}, yet the distance reaches the target at {hi}",
-        out.status
-    );
-    // Within rounding of the time: the distance moves at most `speed` per
-    // unit time.
-    prop_assert!(
-        t <= hi + 1e-9 || dist(hi) > target - eps,
-        "t = {t} after the crossing {hi}"
-    );
-    // Before t, samples stay apart and above the target.
-    for k in (0..SAMPLES).filter(|_| t > 0.0) {
-        let s = t * k as f64 / SAMPLES as f64;
-        let (pa, pb) = (sa.pose_at(T::lit(s)), sb.pose_at(T::lit(s)));
-        prop_assert!(!narrowphase::intersects(a, &pa, b, &pb).unwrap() || target - tol > eps);
+        prop_assert!(!intersects(s), "intersecting at {s} < t = {t}: {out:?}");
         prop_assert!(
-            dist(s) > target - eps,
-            "distance {} at {s} < t = {t} (target {target}, eps {eps}, {out:?})",
+            dist(s) > floor - eps,
+            "distance {} at {s} < t = {t} (target {target} ± {tol}, eps {eps}, {out:?})",
             dist(s)
         );
+    }
+    // The independent reference of the first time the distance reaches
+    // `target − tolerance` and of the first contact: the first of 512
+    // samples over [0, t_max] at or below it, then 48 bisections. The query
+    // may not report a later time.
+    let first_time = |below: &dyn Fn(f64) -> bool| -> Option<f64> {
+        let mut previous = 0.0;
+        for k in 0..=SAMPLES {
+            let s = t_max * k as f64 / SAMPLES as f64;
+            if below(s) {
+                let (mut lo, mut hi) = (previous, s);
+                for _ in 0..48 {
+                    let mid = 0.5 * (lo + hi);
+                    if below(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                return Some(hi);
+            }
+            previous = s;
+        }
+        None
+    };
+    for (what, crossing) in [
+        ("the band", first_time(&|s| dist(s) <= floor)),
+        ("contact", first_time(&|s| intersects(s))),
+    ] {
+        if let Some(hi) = crossing {
+            prop_assert!(
+                matches!(out.status, ToiStatus::Hit | ToiStatus::IterationLimit),
+                "{:?}, yet the motion reaches {what} at {hi}",
+                out.status
+            );
+            prop_assert!(
+                t <= hi || dist(hi) > floor - eps,
+                "t = {t} after the motion reaches {what} at {hi}"
+            );
+        }
     }
     Ok(())
 }
