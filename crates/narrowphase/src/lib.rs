@@ -52,7 +52,9 @@ pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
-pub use toi::{Sweep, ToiOptions, ToiOutput, ToiStatus, time_of_impact};
+pub use toi::{
+    Sweep, Sweep3, ToiOptions, ToiOutput, ToiOutput3, ToiStatus, time_of_impact, time_of_impact3,
+};
 
 use nalgebra::Isometry2;
 use shape::{Real, Shape};

@@ -1,5 +1,7 @@
 //! Time of impact of two shapes under rigid motions (translation and
-//! rotation) over one step: [`time_of_impact`], [`DispatchTable::time_of_impact`].
+//! rotation) over one step: [`time_of_impact`], [`DispatchTable::time_of_impact`],
+//! and in 3D [`time_of_impact3`] (built-in 3D kernels; the 3D sweep is in
+//! `toi/toi3.rs`).
 //!
 //! # What it computes
 //!
@@ -90,11 +92,14 @@
 //!   for articulated models using Taylor models and temporal culling*, 2007
 //!   (directional motion bounds).
 
-use nalgebra::{Isometry2, Point2, Translation2, Unit, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Point, Point2, SVector, Translation2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
 use shape::{Real, Shape, ShapeRef};
 
 use crate::{ClosestPoints, Contact, DispatchError, DispatchTable};
+
+mod toi3;
+pub use toi3::{Sweep3, bounding_radius3, time_of_impact3};
 
 /// How many separation-function steps along one closest-points axis are
 /// taken before a new axis is computed (step 4 of the module note).
@@ -359,10 +364,11 @@ pub enum ToiStatus {
     IterationLimit,
 }
 
-/// The answer of a time-of-impact query. The normal and the points are those
-/// at time `t` (world frame), and `distance` their distance.
+/// The answer of a time-of-impact query (2D; [`ToiOutput3`] in 3D). The
+/// normal and the points are those at time `t` (world frame), and `distance`
+/// their distance.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ToiOutput<T: Real> {
+pub struct ToiOutput<T: Real, const D: usize = 2> {
     /// What was found.
     pub status: ToiStatus,
     /// The time, in `[0, t_max]` (see [`ToiStatus`]).
@@ -372,16 +378,19 @@ pub struct ToiOutput<T: Real> {
     pub distance: T,
     /// Unit normal from A to B at `t` (the closest-points direction, or the
     /// contact normal when the shapes overlap).
-    pub normal: Unit<Vector2<T>>,
+    pub normal: Unit<SVector<T, D>>,
     /// Witness point on A at `t`.
-    pub point_a: Point2<T>,
+    pub point_a: Point<T, D>,
     /// Witness point on B at `t`.
-    pub point_b: Point2<T>,
+    pub point_b: Point<T, D>,
     /// How many closest-points evaluations were made.
     pub iterations: u32,
 }
 
-impl<T: Real> ToiOutput<T> {
+/// The 3D time-of-impact answer.
+pub type ToiOutput3<T> = ToiOutput<T, 3>;
+
+impl<T: Real, const D: usize> ToiOutput<T, D> {
     /// The same answer seen from B: normal negated, points swapped.
     #[must_use]
     pub fn flipped(&self) -> Self {
@@ -455,7 +464,7 @@ pub fn time_of_impact<T: Real>(
     sweep_b: &Sweep<T>,
     options: &ToiOptions<T>,
 ) -> Result<ToiOutput<T>, DispatchError> {
-    advance(
+    advance2(
         |pa, pb| crate::closest_points(a, pa, b, pb, T::infinity()),
         |pa, pb| crate::contact(a, pa, b, pb),
         a,
@@ -484,7 +493,7 @@ impl<T: Real> DispatchTable<T> {
         sweep_b: &Sweep<T>,
         options: &ToiOptions<T>,
     ) -> Result<ToiOutput<T>, DispatchError> {
-        advance(
+        advance2(
             |pa, pb| self.closest_points(a, pa, b, pb, T::infinity()),
             |pa, pb| self.contact(a, pa, b, pb),
             a,
@@ -497,11 +506,53 @@ impl<T: Real> DispatchTable<T> {
 }
 
 /// The state at one time: distance, normal, witness points.
-struct Witness<T: Real> {
-    distance: T,
-    normal: Unit<Vector2<T>>,
-    point_a: Point2<T>,
-    point_b: Point2<T>,
+pub(crate) struct Witness<T: Real, const D: usize> {
+    pub(crate) distance: T,
+    pub(crate) normal: Unit<SVector<T, D>>,
+    pub(crate) point_a: Point<T, D>,
+    pub(crate) point_b: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> Witness<T, D> {
+    /// The witness of a closest-points answer, with `overlap` asked for the
+    /// contact (normal, depth, points) when the shapes intersect; shapes
+    /// that intersect without a contact (touching exactly) get distance 0
+    /// and the direction between `centre_a` and `centre_b`.
+    pub(crate) fn from_closest(
+        closest: ClosestPoints<T, D>,
+        overlap: impl FnOnce() -> Result<Option<Self>, DispatchError>,
+        centre_a: Point<T, D>,
+        centre_b: Point<T, D>,
+    ) -> Result<Self, DispatchError> {
+        match closest {
+            ClosestPoints::WithinMargin {
+                point_a,
+                point_b,
+                normal,
+                distance,
+            } => Ok(Self {
+                distance,
+                normal,
+                point_a,
+                point_b,
+            }),
+            // `max_distance` is infinite: `Farther` does not happen; it is
+            // taken as an overlap for the sake of totality.
+            ClosestPoints::Intersecting | ClosestPoints::Farther => {
+                Ok(overlap()?.unwrap_or_else(|| {
+                    let mut axis = SVector::<T, D>::zeros();
+                    axis[0] = T::one();
+                    Self {
+                        distance: T::zero(),
+                        normal: Unit::try_new(centre_b - centre_a, T::zero())
+                            .unwrap_or(Unit::new_unchecked(axis)),
+                        point_a: centre_a,
+                        point_b: centre_b,
+                    }
+                }))
+            }
+        }
+    }
 }
 
 /// The gap between the projections of the shapes on the unit axis `n` (from
@@ -520,7 +571,8 @@ fn axis_gap<T: Real>(
     Some((sb - sa).dot(n))
 }
 
-fn advance<T: Real, C, K>(
+/// [`advance`] for 2D shapes and sweeps.
+fn advance2<T: Real, C, K>(
     mut closest: C,
     mut contact: K,
     a: &dyn Shape<T>,
@@ -533,13 +585,6 @@ where
     C: FnMut(&Isometry2<T>, &Isometry2<T>) -> Result<ClosestPoints<T>, DispatchError>,
     K: FnMut(&Isometry2<T>, &Isometry2<T>) -> Result<Option<Contact<T>>, DispatchError>,
 {
-    options.validate()?;
-    let ToiOptions {
-        t_max,
-        target,
-        tolerance,
-        max_iterations,
-    } = *options;
     // The relative motion of the centres over the step and the turning
     // speeds times the lever arms (step 3).
     let (a0, a1) = sweep_a.centers();
@@ -549,7 +594,49 @@ where
         * bounding_radius(a, &sweep_a.local_center);
     let turn_b = Float::abs(sweep_b.angle_end - sweep_b.angle_start)
         * bounding_radius(b, &sweep_b.local_center);
-    let turning = turn_a + turn_b;
+    let witness_at = |t: T| {
+        let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
+        Witness::from_closest(
+            closest(&pa, &pb)?,
+            || {
+                Ok(contact(&pa, &pb)?.map(|c| Witness {
+                    distance: -c.depth,
+                    normal: c.normal,
+                    point_a: c.point_a,
+                    point_b: c.point_b,
+                }))
+            },
+            Point2::from(pa.translation.vector),
+            Point2::from(pb.translation.vector),
+        )
+    };
+    let gap_at = |t: T, n: &Vector2<T>| axis_gap(a, &sweep_a.pose_at(t), b, &sweep_b.pose_at(t), n);
+    advance(witness_at, gap_at, &relative, turn_a + turn_b, options)
+}
+
+/// Conservative advancement (the module note's steps 1, 3 to 5), in any
+/// dimension: `witness_at(t)` is step 1, `gap_at(t, n)` the separation
+/// function of step 2, `relative` the relative motion of the rotation
+/// centres over the step (B's minus A's) and `turning` the sum over both
+/// shapes of `|turn| × bounding radius`.
+pub(crate) fn advance<T: Real, const D: usize, W, G>(
+    mut witness_at: W,
+    mut gap_at: G,
+    relative: &SVector<T, D>,
+    turning: T,
+    options: &ToiOptions<T>,
+) -> Result<ToiOutput<T, D>, DispatchError>
+where
+    W: FnMut(T) -> Result<Witness<T, D>, DispatchError>,
+    G: FnMut(T, &SVector<T, D>) -> Option<T>,
+{
+    options.validate()?;
+    let ToiOptions {
+        t_max,
+        target,
+        tolerance,
+        max_iterations,
+    } = *options;
     // The level the steps aim at (step 4): a quarter tolerance inside the
     // band `target ± tolerance`, above its lower edge, and above zero (a
     // quarter tolerance) when the band reaches down to contact.
@@ -558,49 +645,7 @@ where
         target - tolerance + quarter,
         Float::min(quarter, target + tolerance * T::half()),
     );
-
-    let mut witness_at = |t: T| -> Result<Witness<T>, DispatchError> {
-        let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
-        match closest(&pa, &pb)? {
-            ClosestPoints::WithinMargin {
-                point_a,
-                point_b,
-                normal,
-                distance,
-            } => Ok(Witness {
-                distance,
-                normal,
-                point_a,
-                point_b,
-            }),
-            // `max_distance` is infinite: `Farther` does not happen; treat it
-            // as overlap for the sake of totality.
-            ClosestPoints::Intersecting | ClosestPoints::Farther => {
-                let c = contact(&pa, &pb)?;
-                Ok(match c {
-                    Some(c) => Witness {
-                        distance: -c.depth,
-                        normal: c.normal,
-                        point_a: c.point_a,
-                        point_b: c.point_b,
-                    },
-                    None => {
-                        let (ca, cb) = (
-                            Point2::from(pa.translation.vector),
-                            Point2::from(pb.translation.vector),
-                        );
-                        Witness {
-                            distance: T::zero(),
-                            normal: Unit::try_new(cb - ca, T::zero()).unwrap_or(Vector2::x_axis()),
-                            point_a: ca,
-                            point_b: cb,
-                        }
-                    }
-                })
-            }
-        }
-    };
-    let output = |status, t, w: &Witness<T>, iterations| ToiOutput {
+    let output = |status, t, w: &Witness<T, D>, iterations| ToiOutput {
         status,
         t,
         distance: w.distance,
@@ -648,7 +693,7 @@ where
             }
             s = candidate;
             next = s;
-            match axis_gap(a, &sweep_a.pose_at(s), b, &sweep_b.pose_at(s), &n) {
+            match gap_at(s, &n) {
                 Some(g) if g > target + tolerance => gap = g,
                 _ => break,
             }

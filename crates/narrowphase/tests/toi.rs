@@ -825,3 +825,272 @@ fn table<T: Real>() {
     check_contract(&ball, &shot, &poly, &spin, &opts, &user, 1e-3).unwrap();
 }
 shape::for_each_precision!(table_and_user_kinds, table);
+
+// -------------------------------------------------------------------- 3D
+
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use narrowphase::toi::{Sweep3, ToiOutput3, time_of_impact3};
+use support::{KINDS3, Spec3, build3, spec3_of, v3};
+
+/// The 3D contract, as `check_contract`: before `t` apart and above
+/// `target − tolerance` (512 samples), a `Hit` in the band, and not after
+/// the sampled and bisected first time at `target − tolerance`.
+fn check_contract3<T: Real>(
+    a: &dyn Shape3<T>,
+    sa: &Sweep3<T>,
+    b: &dyn Shape3<T>,
+    sb: &Sweep3<T>,
+    opts: &ToiOptions<T>,
+    out: &ToiOutput3<T>,
+    eps: f64,
+) -> Result<(), TestCaseError> {
+    let (target, tol) = (opts.target.as_f64(), opts.tolerance.as_f64());
+    let floor = target - tol;
+    let dist = |t: f64| {
+        let (pa, pb) = (sa.pose_at(T::lit(t)), sb.pose_at(T::lit(t)));
+        narrowphase::dim3::distance3(a, &pa, b, &pb)
+            .unwrap()
+            .as_f64()
+    };
+    let t = out.t.as_f64();
+    match out.status {
+        ToiStatus::Hit => prop_assert!((dist(t) - target).abs() <= tol + eps, "{out:?}"),
+        ToiStatus::Separated => prop_assert_eq!(t, 1.0),
+        ToiStatus::Penetrating => prop_assert!(t == 0.0 && dist(0.0) < floor + eps),
+        ToiStatus::IterationLimit => {}
+    }
+    const SAMPLES: usize = 512;
+    let separated = out.status == ToiStatus::Separated;
+    for k in 0..SAMPLES + usize::from(separated) {
+        let s = t * k as f64 / SAMPLES as f64;
+        if s >= t && !separated {
+            break;
+        }
+        prop_assert!(
+            dist(s) > floor - eps,
+            "distance {} at {s} < {t}: {out:?}",
+            dist(s)
+        );
+    }
+    let mut previous = 0.0;
+    for k in 0..=SAMPLES {
+        let s = k as f64 / SAMPLES as f64;
+        if dist(s) <= floor {
+            let (mut lo, mut hi) = (previous, s);
+            for _ in 0..48 {
+                let mid = 0.5 * (lo + hi);
+                if dist(mid) <= floor {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            prop_assert!(
+                matches!(out.status, ToiStatus::Hit | ToiStatus::IterationLimit),
+                "{out:?}, yet the band is reached at {hi}"
+            );
+            prop_assert!(t <= hi || dist(hi) > floor - eps, "t = {t} after {hi}");
+            break;
+        }
+        previous = s;
+    }
+    Ok(())
+}
+
+fn extent3(s: &Spec3) -> f64 {
+    match *s {
+        Spec3::Sphere(r) => r,
+        Spec3::Cuboid(h) => (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt(),
+        Spec3::Aabb3(m, e) => {
+            let far = |i: usize| m[i].abs().max((m[i] + e[i]).abs());
+            (far(0).powi(2) + far(1).powi(2) + far(2).powi(2)).sqrt()
+        }
+    }
+}
+
+/// A random 3D case: B starts clear of A in a random direction and moves
+/// towards it, both turning by up to 3 radians about random axes.
+fn contract3_case<T: Real>(
+    (sa, sb, dir, gap, k, turns): (Spec3, Spec3, [f64; 3], f64, f64, [f64; 6]),
+) -> Result<(), TestCaseError> {
+    let n = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
+    prop_assume!(n > 1e-3);
+    let u = [dir[0] / n, dir[1] / n, dir[2] / n];
+    let sep = extent3(&sa) + extent3(&sb) + gap;
+    let (a, b) = (build3::<T>(&sa), build3::<T>(&sb));
+    let p = |x: [f64; 3]| Point3::from(v3::<T>(x[0], x[1], x[2]));
+    let wa = Sweep3::new(
+        Point3::origin(),
+        p([0.5, -0.25, 0.0]),
+        p([0.0, 0.25, 0.5]),
+        UnitQuaternion::from_scaled_axis(v3(0.3, -0.2, 0.1)),
+        v3(turns[0], turns[1], turns[2]),
+    )
+    .unwrap();
+    let b0 = [0.5 + sep * u[0], -0.25 + sep * u[1], sep * u[2]];
+    let wb = Sweep3::new(
+        Point3::origin(),
+        p(b0),
+        p([
+            b0[0] - k * sep * u[0],
+            b0[1] - k * sep * u[1],
+            b0[2] - k * sep * u[2],
+        ]),
+        UnitQuaternion::identity(),
+        v3(turns[3], turns[4], turns[5]),
+    )
+    .unwrap();
+    let eps = reference_tolerance::<T>(2.0 * sep + 2.0);
+    let tol = (2.0 * eps).max(0.00125);
+    let opts = ToiOptions::new(T::one(), T::lit(2.0 * tol), T::lit(tol), 256).unwrap();
+    let out = time_of_impact3(&*a, &wa, &*b, &wb, &opts).unwrap();
+    prop_assert_ne!(out.status, ToiStatus::IterationLimit, "{:?}", out);
+    prop_assert_ne!(out.status, ToiStatus::Penetrating, "{:?}", out);
+    check_contract3(&*a, &wa, &*b, &wb, &opts, &out, eps)?;
+    let swapped = time_of_impact3(&*b, &wb, &*a, &wa, &opts).unwrap();
+    prop_assert_eq!(swapped, out.flipped());
+    Ok(())
+}
+
+fn contract3<T: Real>() {
+    let pairs = (KINDS3 * KINDS3) as u32;
+    for i in 0..KINDS3 {
+        for j in 0..KINDS3 {
+            let config = proptest::test_runner::Config {
+                cases: shape::testing::cases(16 * pairs).div_ceil(pairs),
+                failure_persistence: None,
+                ..Default::default()
+            };
+            let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+                config,
+                proptest::test_runner::TestRng::deterministic_rng(
+                    proptest::test_runner::RngAlgorithm::ChaCha,
+                ),
+            );
+            let strategy = (
+                spec3_of(i),
+                spec3_of(j),
+                prop::array::uniform3(-1.0f64..1.0),
+                0.05f64..2.0,
+                0.0f64..2.0,
+                prop::array::uniform6(-1.8f64..1.8),
+            );
+            if let Err(e) = runner.run(&strategy, contract3_case::<T>) {
+                panic!("3D kinds ({i}, {j}): {e}");
+            }
+        }
+    }
+}
+shape::for_each_precision!(contract_every_3d_pair, contract3);
+
+/// 3D named cases: a sphere shot at a cuboid turned 45° about z (a rotated
+/// target), a fast spin, and bad input.
+fn regressions3<T: Real>() {
+    let cube = Cuboid::new(v3::<T>(1.0, 1.0, 1.0)).unwrap();
+    let ball = Sphere::new(T::lit(0.5)).unwrap();
+    let opts = ToiOptions::default();
+    let turned = Sweep3::new(
+        Point3::origin(),
+        Point3::origin(),
+        Point3::origin(),
+        UnitQuaternion::from_scaled_axis(v3(0.0, 0.0, PI / 4.0)),
+        Vector3::zeros(),
+    )
+    .unwrap();
+    let shot = Sweep3::linear(
+        &Isometry3::translation(T::lit(-10.0), T::zero(), T::zero()),
+        &v3(20.0, 0.0, 0.0),
+    )
+    .unwrap();
+    let out = time_of_impact3(&ball, &shot, &cube, &turned, &opts).unwrap();
+    assert_eq!(out.status, ToiStatus::Hit);
+    let want = (10.0 - 2f64.sqrt() - 0.5 - 0.005) / 20.0;
+    assert!(
+        close(out.t, want, 0.00125 / 20.0 + 1e-5),
+        "{out:?} vs {want}"
+    );
+    assert!(close(out.normal.x, 1.0, 1e-4), "{out:?}");
+    // A bar spinning 10 radians about z next to a ball: found within its
+    // first turn, and the contract holds.
+    let bar = Cuboid::new(v3::<T>(3.0, 0.1, 0.1)).unwrap();
+    let spin = Sweep3::new(
+        Point3::origin(),
+        Point3::origin(),
+        Point3::origin(),
+        UnitQuaternion::identity(),
+        v3(0.0, 0.0, 10.0),
+    )
+    .unwrap();
+    let at = Sweep3::linear(
+        &Isometry3::translation(T::zero(), T::lit(2.0), T::zero()),
+        &Vector3::zeros(),
+    )
+    .unwrap();
+    let out = time_of_impact3(&bar, &spin, &ball, &at, &opts).unwrap();
+    assert_eq!(out.status, ToiStatus::Hit, "{out:?}");
+    check_contract3(
+        &bar,
+        &spin,
+        &ball,
+        &at,
+        &opts,
+        &out,
+        reference_tolerance::<T>(10.0),
+    )
+    .unwrap();
+    assert!(out.t.as_f64() < 0.2);
+    // Bad input.
+    let nan = T::nan();
+    let o = Point3::origin();
+    let e = Err(DispatchError::NonFiniteSweep);
+    let q = UnitQuaternion::identity();
+    assert_eq!(
+        Sweep3::new(
+            o,
+            o,
+            Point3::new(nan, T::zero(), T::zero()),
+            q,
+            Vector3::zeros()
+        ),
+        e
+    );
+    assert_eq!(
+        Sweep3::new(
+            o,
+            o,
+            o,
+            q,
+            Vector3::new(T::infinity(), T::zero(), T::zero())
+        ),
+        e
+    );
+    assert_eq!(
+        Sweep3::linear(
+            &Isometry3::identity(),
+            &Vector3::new(nan, T::zero(), T::zero())
+        ),
+        e
+    );
+    let s = Sweep3::linear(&Isometry3::identity(), &Vector3::zeros()).unwrap();
+    let bad = ToiOptions {
+        tolerance: T::zero(),
+        ..ToiOptions::default()
+    };
+    assert_eq!(
+        time_of_impact3(&ball, &s, &ball, &s, &bad),
+        Err(DispatchError::InvalidToiOptions)
+    );
+    // from_poses: the shorter turn, both ends kept (the end up to rounding).
+    let start = Isometry3::new(v3::<T>(1.0, 2.0, 3.0), v3(0.0, 0.0, 3.0));
+    let end = Isometry3::new(v3::<T>(0.0, 0.0, 0.0), v3(0.0, 0.0, -3.0));
+    let s = Sweep3::from_poses(&start, &end).unwrap();
+    assert!(close(s.turn().z, 2.0 * PI - 6.0, 1e-5), "{:?}", s.turn());
+    assert!(
+        s.pose_at(T::one())
+            .rotation
+            .angle_to(&end.rotation)
+            .as_f64()
+            < 1e-5
+    );
+}
+shape::for_each_precision!(regressions_3d, regressions3);
