@@ -28,7 +28,7 @@ use crate::DispatchError;
 /// use nalgebra::{Point3, UnitQuaternion, Vector3};
 /// use narrowphase::toi::Sweep3;
 /// let s = Sweep3::new(
-///     Point3::origin(), Point3::origin(), Point3::new(2.0, 0.0, 0.0),
+///     Point3::origin(), Point3::origin(), Point3::new(2.0f64, 0.0, 0.0),
 ///     UnitQuaternion::identity(), Vector3::new(0.0, 0.0, 1.0),
 /// ).unwrap();
 /// let mid = s.pose_at(0.5);
