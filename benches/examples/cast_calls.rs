@@ -172,7 +172,7 @@ fn run<T: Real>(name: &str, path: &str) {
                 pb,
                 &args,
                 |q| narrowphase::closest_points(&**a, pa, &**b, q, T::infinity()).ok(),
-                || narrowphase::contact(&**a, pa, &**b, pb).ok(),
+                |q| narrowphase::contact(&**a, pa, &**b, q).ok(),
                 scale,
             ));
         }),

@@ -306,3 +306,67 @@ pub mod cast_scene {
             .collect()
     }
 }
+
+/// The rotating cuboid–cuboid time-of-impact scene, shared by
+/// `benches/toi.rs` and the callgrind driver `examples/toi_calls.rs` so both
+/// see the same inputs.
+pub mod toi_scene {
+    use super::Rng;
+
+    /// One pair: two boxes (half extents) and their motions over the step,
+    /// each `[x, y, angle, vx, vy, spin]` (the centre moves by `(vx, vy)` and
+    /// the angle by `spin` over the step; rotation about the box centre).
+    #[derive(Debug, Clone, Copy)]
+    pub struct ToiPair {
+        /// A's half extents.
+        pub half_a: [f64; 2],
+        /// A's motion.
+        pub motion_a: [f64; 6],
+        /// B's half extents.
+        pub half_b: [f64; 2],
+        /// B's motion.
+        pub motion_b: [f64; 6],
+    }
+
+    /// `n` pairs: half extents 0.25 to 1.5; B starts `0.1` to `3` clear of
+    /// A's and B's bounding circles, in a random direction, and moves towards
+    /// A by `0.5` to `2` times the start separation with a lateral drift of
+    /// up to a quarter of it; A drifts by up to `0.5`; both turn by up to
+    /// `±2` radians over the step. About three pairs in four hit.
+    pub fn pairs(rng: &mut Rng, n: usize) -> Vec<ToiPair> {
+        (0..n)
+            .map(|_| {
+                let half = |rng: &mut Rng| [rng.range(0.25, 1.5), rng.range(0.25, 1.5)];
+                let (half_a, half_b) = (half(rng), half(rng));
+                let radius = |h: [f64; 2]| h[0].hypot(h[1]);
+                let sep = radius(half_a) + radius(half_b) + rng.range(0.1, 3.0);
+                let phi = rng.range(-std::f64::consts::PI, std::f64::consts::PI);
+                let (u, w) = ([phi.cos(), phi.sin()], [-phi.sin(), phi.cos()]);
+                let (k, lat) = (rng.range(0.5, 2.0), rng.range(-0.25, 0.25) * sep);
+                let a = [rng.range(-5.0, 5.0), rng.range(-5.0, 5.0)];
+                let motion_a = [
+                    a[0],
+                    a[1],
+                    rng.range(-3.0, 3.0),
+                    rng.range(-0.5, 0.5),
+                    rng.range(-0.5, 0.5),
+                    rng.range(-2.0, 2.0),
+                ];
+                let motion_b = [
+                    a[0] + sep * u[0],
+                    a[1] + sep * u[1],
+                    rng.range(-3.0, 3.0),
+                    -k * sep * u[0] + lat * w[0],
+                    -k * sep * u[1] + lat * w[1],
+                    rng.range(-2.0, 2.0),
+                ];
+                ToiPair {
+                    half_a,
+                    motion_a,
+                    half_b,
+                    motion_b,
+                }
+            })
+            .collect()
+    }
+}

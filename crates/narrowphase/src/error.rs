@@ -51,6 +51,13 @@ pub enum DispatchError {
     QueryOutOfRange,
     /// A velocity with a NaN or infinite number.
     NonFiniteVelocity,
+    /// A time-of-impact sweep with a NaN or infinite number (centre, angle,
+    /// local centre), or whose motion overflows.
+    NonFiniteSweep,
+    /// Time-of-impact options out of range: `t_max` not in `(0, 1]` (NaN
+    /// included), a negative or non-finite `target`, a tolerance not finite
+    /// and `> 0`, or `max_iterations` zero.
+    InvalidToiOptions,
 }
 
 impl fmt::Display for DispatchError {
@@ -87,6 +94,15 @@ impl fmt::Display for DispatchError {
                  shape::tolerance::max_query_coordinate in some coordinate)"
             ),
             Self::NonFiniteVelocity => write!(f, "a velocity has a NaN or infinite number"),
+            Self::NonFiniteSweep => write!(
+                f,
+                "a sweep has a NaN or infinite number, or its motion overflows"
+            ),
+            Self::InvalidToiOptions => write!(
+                f,
+                "time-of-impact options need t_max in (0, 1], a finite target >= 0, a finite \
+                 tolerance > 0 and max_iterations >= 1"
+            ),
         }
     }
 }

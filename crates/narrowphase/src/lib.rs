@@ -43,6 +43,7 @@ pub mod queries;
 pub mod sat;
 mod single;
 pub mod table;
+pub mod toi;
 
 pub use cast::{ShapeCastArgs, ShapeCastHit, ShapeCastOptions, ShapeCastStatus};
 pub use closest_points::{ClosestPoints, ClosestPoints3};
@@ -53,6 +54,9 @@ pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQu
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
+pub use toi::{
+    Sweep, Sweep3, ToiOptions, ToiOutput, ToiOutput3, ToiStatus, time_of_impact, time_of_impact3,
+};
 
 use nalgebra::{Isometry2, Vector2};
 use shape::{Real, Shape};
