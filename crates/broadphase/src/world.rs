@@ -13,6 +13,7 @@ use crate::grid::Grid;
 use crate::space::{Dim, Space};
 use crate::stored::Storage;
 
+mod cast;
 mod queries;
 mod rays;
 
@@ -113,6 +114,10 @@ pub enum WorldError {
     InvalidMaxDistance,
     /// A query point has a NaN or infinite coordinate.
     NonFinitePoint,
+    /// A velocity or translation has a NaN or infinite coordinate.
+    NonFiniteVelocity,
+    /// A move's skin distance is not a positive finite number.
+    InvalidSkin,
     /// The narrow phase could not answer a query for this object (a user
     /// shape with no kernel and no fallback for it): the query fails rather
     /// than answer without the object.
@@ -144,6 +149,13 @@ impl fmt::Display for WorldError {
                 write!(f, "max_distance must be a number >= 0 (infinity allowed)")
             }
             Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
+            Self::NonFiniteVelocity => {
+                write!(
+                    f,
+                    "a velocity or translation has a NaN or infinite coordinate"
+                )
+            }
+            Self::InvalidSkin => write!(f, "the skin distance must be a finite number > 0"),
             Self::Narrowphase { handle, error } => {
                 write!(
                     f,

@@ -94,7 +94,10 @@ pub fn advance<T: Real, const D: usize>(
             break;
         }
         let next = t + distance / approach;
-        if next.partial_cmp(&max_toi).is_none_or(core::cmp::Ordering::is_gt) {
+        if next
+            .partial_cmp(&max_toi)
+            .is_none_or(core::cmp::Ordering::is_gt)
+        {
             return None;
         }
         if next <= t {
