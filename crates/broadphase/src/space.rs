@@ -220,6 +220,10 @@ pub trait Space<T: Real, const D: usize> {
         pose_b: &Self::Pose,
         args: ShapeCastArgs<T, D>,
     ) -> Result<Option<ShapeCastHit<T, D>>, DispatchError>;
+    /// A contact's normal (from `a` to `b`), depth and witness points.
+    fn contact_parts(
+        c: &Self::Contact,
+    ) -> (nalgebra::Unit<SVector<T, D>>, T, Point<T, D>, Point<T, D>);
     /// The pose moved by the translation `v` (rotation kept).
     fn translated(pose: &Self::Pose, v: &SVector<T, D>) -> Self::Pose;
     /// The pose's translation.
@@ -356,6 +360,12 @@ impl<T: Real> Space<T, 2> for Dim<2> {
             (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
             _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
         }
+    }
+    #[inline]
+    fn contact_parts(
+        c: &Contact<T>,
+    ) -> (nalgebra::Unit<SVector<T, 2>>, T, Point<T, 2>, Point<T, 2>) {
+        (c.normal, c.depth, c.point_a, c.point_b)
     }
     #[inline]
     fn translated(pose: &Isometry2<T>, v: &SVector<T, 2>) -> Isometry2<T> {
@@ -515,6 +525,12 @@ impl<T: Real> Space<T, 3> for Dim<3> {
             (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
             _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
         }
+    }
+    #[inline]
+    fn contact_parts(
+        c: &Contact3<T>,
+    ) -> (nalgebra::Unit<SVector<T, 3>>, T, Point<T, 3>, Point<T, 3>) {
+        (c.normal, c.depth, c.point_a, c.point_b)
     }
     #[inline]
     fn translated(pose: &Isometry3<T>, v: &SVector<T, 3>) -> Isometry3<T> {

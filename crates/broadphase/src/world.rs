@@ -16,8 +16,10 @@ use crate::stored::Storage;
 mod cast;
 mod queries;
 mod rays;
+mod slide;
 
 pub use queries::QueryFilter;
+pub use slide::{MoveHit, MoveOptions, Moved};
 
 /// A handle to an object in a [`World`]: a slot index, the slot's generation
 /// (so a handle to a removed object stays invalid when the slot is reused), and
