@@ -228,6 +228,8 @@ pub trait Space<T: Real, const D: usize> {
     fn translated(pose: &Self::Pose, v: &SVector<T, D>) -> Self::Pose;
     /// The pose's translation.
     fn translation(pose: &Self::Pose) -> SVector<T, D>;
+    /// The pose with its translation replaced by `t` (rotation kept).
+    fn with_translation(pose: &Self::Pose, t: &SVector<T, D>) -> Self::Pose;
     /// The narrow phase's ray cast of one shape
     /// (`narrowphase::cast_ray`, `narrowphase::dim3::cast_ray3`): the first
     /// hit with `toi ≤ max_toi`, solid or hollow.
@@ -376,6 +378,12 @@ impl<T: Real> Space<T, 2> for Dim<2> {
     #[inline]
     fn translation(pose: &Isometry2<T>) -> SVector<T, 2> {
         pose.translation.vector
+    }
+    #[inline]
+    fn with_translation(pose: &Isometry2<T>, t: &SVector<T, 2>) -> Isometry2<T> {
+        let mut p = *pose;
+        p.translation.vector = *t;
+        p
     }
     fn cast_ray(
         shape: &dyn Shape<T>,
@@ -541,6 +549,12 @@ impl<T: Real> Space<T, 3> for Dim<3> {
     #[inline]
     fn translation(pose: &Isometry3<T>) -> SVector<T, 3> {
         pose.translation.vector
+    }
+    #[inline]
+    fn with_translation(pose: &Isometry3<T>, t: &SVector<T, 3>) -> Isometry3<T> {
+        let mut p = *pose;
+        p.translation.vector = *t;
+        p
     }
     fn cast_ray(
         shape: &dyn Shape3<T>,

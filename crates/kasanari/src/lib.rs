@@ -41,15 +41,17 @@ pub use shape;
 /// queries and the world.
 pub mod prelude {
     pub use broadphase::{
-        Collisions, Filter, Handle, PairContact, QueryFilter, World, World3, WorldError,
+        Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, PairContact, QueryFilter, World,
+        World3, WorldError,
     };
     pub use narrowphase::dim3::{
         ClosestPoints3, Contact3, DispatchTable3, cast_ray3, closest_points3, distance3,
         project_point3, signed_distance3,
     };
     pub use narrowphase::{
-        ClosestPoints, Contact, DispatchError, DispatchTable, cast_ray, closest_points, contact,
-        distance, intersects, project_point, sat_contact, sat_intersects, signed_distance,
+        ClosestPoints, Contact, DispatchError, DispatchTable, ShapeCastHit, ShapeCastOptions,
+        ShapeCastStatus, cast_ray, cast_shapes, closest_points, contact, distance, intersects,
+        project_point, sat_contact, sat_intersects, signed_distance,
     };
     pub use shape::prelude::*;
 }
