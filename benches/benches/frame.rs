@@ -223,7 +223,7 @@ impl<T: Real> KasanariScene<T> {
     }
 
     /// Moves every object to pose set `k` and returns the frame's collisions.
-    fn step(&mut self, k: usize) -> &Collisions<Contact<T>> {
+    fn step(&mut self, k: usize) -> &Collisions<Contact<T>, ShapeCastHit<T>> {
         for (h, p) in self.handles.iter().zip(&self.poses[k]) {
             self.world.set_pose(*h, *p).expect("valid pose");
         }

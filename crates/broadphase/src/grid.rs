@@ -668,6 +668,34 @@ impl<T: Real, const D: usize> Grid<T, D> {
         self.filing(id).map(|_| &self.fat[id as usize])
     }
 
+    /// A box holding every stored box, or `None` for an empty grid: the
+    /// occupied cells' key range grown by one cell on every side, joined with
+    /// the oversize objects' boxes. Possibly much larger than the exact
+    /// bounds (the occupied range is tightened only by full passes); a bound
+    /// for walks that would otherwise be unbounded (a shape cast with an
+    /// infinite `max_toi`).
+    pub(crate) fn occupied_bounds(&self) -> Option<BoundingBox<T, D>> {
+        if self.len == 0 {
+            return None;
+        }
+        let s = self.cell_size;
+        let coord = |k: i64| <T as num_traits::NumCast>::from(k).unwrap_or_else(T::zero) * s;
+        let mut out: Option<BoundingBox<T, D>> = self.cells().occupied().map(|(lo, hi)| {
+            BoundingBox::new(
+                Point::from(core::array::from_fn(|i| coord(lo[i]) - s)),
+                Point::from(core::array::from_fn(|i| coord(hi[i]) + s + s)),
+            )
+        });
+        for &o in &self.oversize {
+            let b = self.boxes[o as usize];
+            out = Some(match out {
+                Some(u) => BoundingBox::new(u.min.inf(&b.min), u.max.sup(&b.max)),
+                None => b,
+            });
+        }
+        out
+    }
+
     /// Every object and its box, by increasing id.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &BoundingBox<T, D>)> + '_ {
         self.filings

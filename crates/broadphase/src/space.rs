@@ -4,9 +4,12 @@
 
 use core::fmt::Debug;
 
-use nalgebra::{Isometry2, Isometry3, Point, Vector3};
+use nalgebra::{Isometry2, Isometry3, Point, SVector, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
-use narrowphase::{ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable};
+use narrowphase::{
+    ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, ShapeCastArgs,
+    ShapeCastHit, ShapeCastQuery,
+};
 use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
 use crate::stored::{Storage, Stored2, Stored3};
@@ -190,6 +193,43 @@ pub trait Space<T: Real, const D: usize> {
         pose_b: &Self::Pose,
         max_distance: T,
     ) -> Result<ClosestPoints<T, D>, DispatchError>;
+    /// The narrow phase's linear shape cast (`docs/conventions.md`, "Shape
+    /// casts"): the first time in `[0, args.max_toi]` at which `a` moved by
+    /// `args.vel_a·t` and `b` moved by `args.vel_b·t` touch.
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn cast_shapes(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+        args: ShapeCastArgs<T, D>,
+    ) -> Result<Option<ShapeCastHit<T, D>>, DispatchError>;
+    /// [`cast_shapes`](Self::cast_shapes) of two shapes as the world stores
+    /// them (built-in shapes by their types, the same answer).
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn cast_shapes_stored(
+        table: &Self::Table,
+        a: &Self::Stored,
+        pose_a: &Self::Pose,
+        b: &Self::Stored,
+        pose_b: &Self::Pose,
+        args: ShapeCastArgs<T, D>,
+    ) -> Result<Option<ShapeCastHit<T, D>>, DispatchError>;
+    /// A contact's normal (from `a` to `b`), depth and witness points.
+    fn contact_parts(
+        c: &Self::Contact,
+    ) -> (nalgebra::Unit<SVector<T, D>>, T, Point<T, D>, Point<T, D>);
+    /// The pose moved by the translation `v` (rotation kept).
+    fn translated(pose: &Self::Pose, v: &SVector<T, D>) -> Self::Pose;
+    /// The pose's translation.
+    fn translation(pose: &Self::Pose) -> SVector<T, D>;
+    /// The pose with its translation replaced by `t` (rotation kept).
+    fn with_translation(pose: &Self::Pose, t: &SVector<T, D>) -> Self::Pose;
     /// The narrow phase's ray cast of one shape
     /// (`narrowphase::cast_ray`, `narrowphase::dim3::cast_ray3`): the first
     /// hit with `toi ≤ max_toi`, solid or hollow.
@@ -298,6 +338,52 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         max_distance: T,
     ) -> Result<ClosestPoints<T, 2>, DispatchError> {
         table.closest_points(a, pose_a, b, pose_b, max_distance)
+    }
+    fn cast_shapes(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        args: ShapeCastArgs<T, 2>,
+    ) -> Result<Option<ShapeCastHit<T, 2>>, DispatchError> {
+        table.cast_shapes(a, pose_a, b, pose_b, args)
+    }
+    #[inline]
+    fn cast_shapes_stored(
+        table: &DispatchTable<T>,
+        a: &Stored2<T>,
+        pose_a: &Isometry2<T>,
+        b: &Stored2<T>,
+        pose_b: &Isometry2<T>,
+        args: ShapeCastArgs<T, 2>,
+    ) -> Result<Option<ShapeCastHit<T, 2>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
+            _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
+        }
+    }
+    #[inline]
+    fn contact_parts(
+        c: &Contact<T>,
+    ) -> (nalgebra::Unit<SVector<T, 2>>, T, Point<T, 2>, Point<T, 2>) {
+        (c.normal, c.depth, c.point_a, c.point_b)
+    }
+    #[inline]
+    fn translated(pose: &Isometry2<T>, v: &SVector<T, 2>) -> Isometry2<T> {
+        let mut p = *pose;
+        p.translation.vector += v;
+        p
+    }
+    #[inline]
+    fn translation(pose: &Isometry2<T>) -> SVector<T, 2> {
+        pose.translation.vector
+    }
+    #[inline]
+    fn with_translation(pose: &Isometry2<T>, t: &SVector<T, 2>) -> Isometry2<T> {
+        let mut p = *pose;
+        p.translation.vector = *t;
+        p
     }
     fn cast_ray(
         shape: &dyn Shape<T>,
@@ -423,6 +509,52 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         max_distance: T,
     ) -> Result<ClosestPoints<T, 3>, DispatchError> {
         table.closest_points(a, pose_a, b, pose_b, max_distance)
+    }
+    fn cast_shapes(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+        args: ShapeCastArgs<T, 3>,
+    ) -> Result<Option<ShapeCastHit<T, 3>>, DispatchError> {
+        table.cast_shapes(a, pose_a, b, pose_b, args)
+    }
+    #[inline]
+    fn cast_shapes_stored(
+        table: &DispatchTable3<T>,
+        a: &Stored3<T>,
+        pose_a: &Isometry3<T>,
+        b: &Stored3<T>,
+        pose_b: &Isometry3<T>,
+        args: ShapeCastArgs<T, 3>,
+    ) -> Result<Option<ShapeCastHit<T, 3>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
+            _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
+        }
+    }
+    #[inline]
+    fn contact_parts(
+        c: &Contact3<T>,
+    ) -> (nalgebra::Unit<SVector<T, 3>>, T, Point<T, 3>, Point<T, 3>) {
+        (c.normal, c.depth, c.point_a, c.point_b)
+    }
+    #[inline]
+    fn translated(pose: &Isometry3<T>, v: &SVector<T, 3>) -> Isometry3<T> {
+        let mut p = *pose;
+        p.translation.vector += v;
+        p
+    }
+    #[inline]
+    fn translation(pose: &Isometry3<T>) -> SVector<T, 3> {
+        pose.translation.vector
+    }
+    #[inline]
+    fn with_translation(pose: &Isometry3<T>, t: &SVector<T, 3>) -> Isometry3<T> {
+        let mut p = *pose;
+        p.translation.vector = *t;
+        p
     }
     fn cast_ray(
         shape: &dyn Shape3<T>,

@@ -13,10 +13,14 @@ use crate::grid::Grid;
 use crate::space::{Dim, Space};
 use crate::stored::Storage;
 
+mod cast;
+mod continuous;
 mod queries;
 mod rays;
+mod slide;
 
 pub use queries::QueryFilter;
+pub use slide::{MoveHit, MoveOptions, Moved};
 
 /// A handle to an object in a [`World`]: a slot index, the slot's generation
 /// (so a handle to a removed object stays invalid when the slot is reused), and
@@ -113,6 +117,10 @@ pub enum WorldError {
     InvalidMaxDistance,
     /// A query point has a NaN or infinite coordinate.
     NonFinitePoint,
+    /// A velocity or translation has a NaN or infinite coordinate.
+    NonFiniteVelocity,
+    /// A move's skin distance is not a positive finite number.
+    InvalidSkin,
     /// The narrow phase could not answer a query for this object (a user
     /// shape with no kernel and no fallback for it): the query fails rather
     /// than answer without the object.
@@ -144,6 +152,13 @@ impl fmt::Display for WorldError {
                 write!(f, "max_distance must be a number >= 0 (infinity allowed)")
             }
             Self::NonFinitePoint => write!(f, "a query point has a NaN or infinite coordinate"),
+            Self::NonFiniteVelocity => {
+                write!(
+                    f,
+                    "a velocity or translation has a NaN or infinite coordinate"
+                )
+            }
+            Self::InvalidSkin => write!(f, "the skin distance must be a finite number > 0"),
             Self::Narrowphase { handle, error } => {
                 write!(
                     f,
@@ -170,6 +185,9 @@ where
     shape: <Dim<D> as Space<T, D>>::Stored,
     pose: <Dim<D> as Space<T, D>>::Pose,
     filter: Filter,
+    /// For a continuous object, its pose at the previous query (or when it
+    /// was made continuous).
+    swept_from: Option<<Dim<D> as Space<T, D>>::Pose>,
 }
 
 impl<T: Real, const D: usize> Object<T, D>
@@ -190,6 +208,11 @@ where
     #[must_use]
     pub fn filter(&self) -> Filter {
         self.filter
+    }
+    /// Whether the object is continuous ([`World::set_continuous`]).
+    #[must_use]
+    pub fn is_continuous(&self) -> bool {
+        self.swept_from.is_some()
     }
 }
 
@@ -240,9 +263,10 @@ pub struct Stats {
     pub colliding_pairs: usize,
 }
 
-/// The answer of [`World::collisions`].
+/// The answer of [`World::collisions`]: `C` is the contact, `H` the shape
+/// cast hit of the dimension.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Collisions<C> {
+pub struct Collisions<C, H> {
     /// Every colliding pair, once, sorted by handles.
     pub pairs: Vec<PairContact<C>>,
     /// Pairs colliding now that were not at the previous query, sorted.
@@ -253,17 +277,29 @@ pub struct Collisions<C> {
     /// Pairs the narrow phase could not answer (user shapes with no kernel and
     /// no fallback), never silently dropped.
     pub errors: Vec<(Handle, Handle, DispatchError)>,
+    /// Every pair with a continuous object
+    /// ([`World::set_continuous`]) whose motion since the previous query
+    /// (translation only: from the previous position, at the current
+    /// rotation) swept through the other object, with the first time of
+    /// impact as a fraction of that motion (`0` at the previous position, `1`
+    /// at the current one); once, sorted by handles. It includes the pairs
+    /// that still touch at the end of the frame, and those a fast object
+    /// passed through between two frames (a bullet through a thin wall).
+    /// Empty in a world without continuous objects. `started` and `stopped`
+    /// are about `pairs` alone.
+    pub swept: Vec<PairContact<H>>,
     /// Counts.
     pub stats: Stats,
 }
 
-impl<C> Default for Collisions<C> {
+impl<C, H> Default for Collisions<C, H> {
     fn default() -> Self {
         Self {
             pairs: Vec::new(),
             started: Vec::new(),
             stopped: Vec::new(),
             errors: Vec::new(),
+            swept: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -311,7 +347,11 @@ where
     table: <Dim<D> as Space<T, D>>::Table,
     previous: Vec<(Handle, Handle)>,
     scratch: Vec<(u32, u32)>,
-    out: Collisions<<Dim<D> as Space<T, D>>::Contact>,
+    out: Frame<T, D>,
+    /// The continuous objects' slot indices, sorted.
+    continuous: Vec<u32>,
+    /// The sweep's buffers (`world/continuous.rs`), kept between frames.
+    sweep: continuous::SweepBuffers<T, D>,
     /// The parallel narrow phase's per-pair answers, kept between frames.
     #[cfg(feature = "rayon")]
     results: std::sync::Mutex<Vec<PairResult<<Dim<D> as Space<T, D>>::Contact>>>,
@@ -320,6 +360,10 @@ where
 /// One candidate pair's narrow-phase answer: `None` when the filters reject
 /// it, else the contact (or none) or the table's error.
 type PairResult<C> = Option<Result<Option<C>, DispatchError>>;
+
+/// The answer of [`World::collisions`] in `D` dimensions.
+type Frame<T, const D: usize> =
+    Collisions<<Dim<D> as Space<T, D>>::Contact, narrowphase::ShapeCastHit<T, D>>;
 
 /// A 2D world.
 pub type World2<T> = World<T, 2>;
@@ -369,6 +413,8 @@ where
             previous: Vec::new(),
             scratch: Vec::new(),
             out: Collisions::default(),
+            continuous: Vec::new(),
+            sweep: continuous::SweepBuffers::default(),
             #[cfg(feature = "rayon")]
             results: std::sync::Mutex::default(),
         })
@@ -448,6 +494,7 @@ where
             shape: Storage::store(shape),
             pose,
             filter,
+            swept_from: None,
         });
         self.len += 1;
         Ok(Handle {
@@ -565,6 +612,11 @@ where
             self.free.push(h.index);
         }
         self.len -= 1;
+        if object.swept_from.is_some() {
+            if let Ok(k) = self.continuous.binary_search(&h.index) {
+                self.continuous.remove(k);
+            }
+        }
         Ok(object.shape.into_boxed())
     }
 
@@ -615,7 +667,7 @@ where
     /// contact, sorted by handles; the pairs that started and stopped colliding
     /// since the previous call; and counts. The answer borrows the world's
     /// buffers, which are reused from frame to frame (clone it to keep it).
-    pub fn collisions(&mut self) -> &Collisions<<Dim<D> as Space<T, D>>::Contact> {
+    pub fn collisions(&mut self) -> &Frame<T, D> {
         // Every buffer is kept between calls: after the first frames a query
         // allocates nothing (serial build).
         let mut ids = core::mem::take(&mut self.scratch);
@@ -626,6 +678,7 @@ where
         out.errors.clear();
         out.stats.filtered_pairs = self.narrow_phase(&ids, &mut out);
         out.stats.colliding_pairs = out.pairs.len();
+        self.sweep_continuous(&mut out);
         self.events(&mut out);
         self.scratch = ids;
         self.out = out;
@@ -635,13 +688,13 @@ where
     /// The answer of the latest [`collisions`](Self::collisions) call (empty
     /// before the first), borrowed immutably so the world can be read beside it.
     #[must_use]
-    pub fn last_collisions(&self) -> &Collisions<<Dim<D> as Space<T, D>>::Contact> {
+    pub fn last_collisions(&self) -> &Frame<T, D> {
         &self.out
     }
 
     /// Fills `started` and `stopped` from the sorted pairs of this query and
     /// of the previous one, then remembers this one.
-    fn events(&mut self, out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>) {
+    fn events(&mut self, out: &mut Frame<T, D>) {
         out.started.clear();
         out.stopped.clear();
         let (mut i, mut j) = (0, 0);
@@ -687,11 +740,7 @@ where
     /// accepted. Filter and contact are read together, while both objects'
     /// slots (shape, pose, filter) are in cache.
     #[cfg(not(feature = "rayon"))]
-    fn narrow_phase(
-        &self,
-        pairs: &[(u32, u32)],
-        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
-    ) -> usize {
+    fn narrow_phase(&self, pairs: &[(u32, u32)], out: &mut Frame<T, D>) -> usize {
         let mut accepted = 0;
         for (i, &(a, b)) in pairs.iter().enumerate() {
             if let Some(&(pa, pb)) = pairs.get(i + LOOK_AHEAD) {
@@ -709,11 +758,7 @@ where
     /// The parallel narrow phase: filters and contacts on all cores, then
     /// recorded in pair order, so the result is identical to the serial one.
     #[cfg(feature = "rayon")]
-    fn narrow_phase(
-        &self,
-        pairs: &[(u32, u32)],
-        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
-    ) -> usize {
+    fn narrow_phase(&self, pairs: &[(u32, u32)], out: &mut Frame<T, D>) -> usize {
         use rayon::prelude::*;
         let mut results = self
             .results
@@ -743,7 +788,7 @@ where
         a: u32,
         b: u32,
         result: Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>,
-        out: &mut Collisions<<Dim<D> as Space<T, D>>::Contact>,
+        out: &mut Frame<T, D>,
     ) {
         match result {
             Ok(Some(contact)) => out.pairs.push(PairContact {
