@@ -4,8 +4,9 @@
 //! overlaps an object it did not start inside, never crosses a thin wall
 //! (segments, boxes 1e-3 thick, any direction and speed), and moves the
 //! whole way when nothing is in the way; bad input is a typed error and
-//! leaves the world unchanged. Two ignored tests pin narrow-phase cast
-//! misses that the World's ray check covers.
+//! leaves the world unchanged. Two regression tests pin narrow-phase cast
+//! misses of an early version of the casts (now fixed), which the World's
+//! ray check also covers.
 
 #[path = "../../shape/tests/common/mod.rs"]
 mod common;
@@ -490,12 +491,12 @@ proptest! {
     }
 }
 
-/// A narrow-phase bug (ignored here, for whoever fixes the kernels): a shape moving across a long diagonal segment, apart at time 0 and
-/// overlapping the segment's line well before `max_toi`; the closest points
-/// along the way are right, the casts of the polygonal kinds answer `None`
-/// for some segment lengths.
+/// A narrow-phase regression (an early advancement trusted the normal of a
+/// rounding-level distance): a shape moving across a long diagonal segment,
+/// apart at time 0 and overlapping the segment's line well before
+/// `max_toi`, must hit it for every segment length.
 #[test]
-#[ignore = "narrow phase: segment-polygonal casts miss"]
+
 fn segment_cast_misses() {
     let angle: f64 = 0.825572498494496;
     let (c, s) = (angle.cos(), angle.sin());
@@ -554,12 +555,11 @@ fn segment_cast_misses() {
     );
 }
 
-/// Another narrow-phase miss (ignored here, for whoever fixes the kernels):
-/// an f32 OBB cast at an 80-long box 1e-3 thick (in f64, and with a box
-/// 1e-2 thick in f32, it hits at t ≈ 0.177). `move_and_slide`'s ray check
-/// stops the character at such walls.
+/// Another narrow-phase regression: an f32 OBB cast at an 80-long box 1e-3
+/// thick must hit it (at t ≈ 0.177, as in f64 and with a box 1e-2 thick).
+/// `move_and_slide`'s ray check stops the character at such walls too.
 #[test]
-#[ignore = "narrow phase: f32 OBB-OBB cast misses a thin long box"]
+
 fn thin_box_cast_misses_f32() {
     let at = [4.857_256_783_296_036_5_f64, 0.0];
     let angle = -0.798_913_373_503_998_6_f64;
