@@ -377,6 +377,72 @@ fn report(r: &Results, notes: &str) -> String {
         let _ = writeln!(w);
     }
 
+    // 1d. Linear shape casts (benches/benches/casts.rs).
+    for prec in ["f32", "f64"] {
+        let prefix = format!("cast_shapes_{prec}");
+        let all = cases(r, &prefix);
+        if all.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            w,
+            "### Shape casts ({prec}, vs {}; goal ≤ 0.5×)\n",
+            if prec == "f32" {
+                "parry2d"
+            } else {
+                "parry2d-f64"
+            }
+        );
+        let _ = writeln!(
+            w,
+            "| pair | kasanari | parry | ratio | goal |\n|---|---|---|---|---|"
+        );
+        for c in &all {
+            let g = format!("{prefix}/{c}");
+            let (k, p) = (get(r, &g, "kasanari", ""), get(r, &g, "parry", ""));
+            let _ = writeln!(
+                w,
+                "| {c} | {} | {} | {} | {} |",
+                time(k.map(|x| x / BATCH)),
+                time(p.map(|x| x / BATCH)),
+                ratio_cell(ratio(k, p)),
+                met(ratio(k, p), 0.5)
+            );
+        }
+        let _ = writeln!(w);
+    }
+
+    // 1e. Time of impact with rotation (benches/benches/toi.rs).
+    let toi: Vec<&str> = ["f32", "f64"]
+        .into_iter()
+        .filter(|prec| {
+            get(r, &format!("toi_{prec}/cuboid_cuboid"), "kasanari", "").is_some()
+        })
+        .collect();
+    if !toi.is_empty() {
+        let _ = writeln!(
+            w,
+            "### Time of impact with rotation (cuboid–cuboid, vs parry's `cast_shapes_nonlinear`; goal ≤ 0.7×)\n"
+        );
+        let _ = writeln!(
+            w,
+            "| precision | kasanari | parry | ratio | goal |\n|---|---|---|---|---|"
+        );
+        for prec in toi {
+            let g = format!("toi_{prec}/cuboid_cuboid");
+            let (k, p) = (get(r, &g, "kasanari", ""), get(r, &g, "parry", ""));
+            let _ = writeln!(
+                w,
+                "| {prec} | {} | {} | {} | {} |",
+                time(k.map(|x| x / BATCH)),
+                time(p.map(|x| x / BATCH)),
+                ratio_cell(ratio(k, p)),
+                met(ratio(k, p), 0.7)
+            );
+        }
+        let _ = writeln!(w);
+    }
+
     // 2. Seed 002.
     let _ = writeln!(
         w,
@@ -600,6 +666,24 @@ fn report(r: &Results, notes: &str) -> String {
                 time(p.map(|t| t / WORLD_BATCH)),
                 ratio_cell(ratio(k, p))
             );
+        }
+        let _ = writeln!(w);
+    }
+
+    // 5c. World shape casts (benches/benches/world_casts.rs).
+    let casts = cases(r, "world_cast_shape_f32");
+    if !casts.is_empty() {
+        let _ = writeln!(
+            w,
+            "### `World::cast_shape` (f32, per cast; batches of {WORLD_BATCH}; no parry equivalent)\n"
+        );
+        let _ = writeln!(w, "| cast | N | kasanari |\n|---|---|---|");
+        for c in &casts {
+            let g = format!("world_cast_shape_f32/{c}");
+            for n in params(r, &g, "kasanari") {
+                let k = get(r, &g, "kasanari", &n);
+                let _ = writeln!(w, "| {c} | {n} | {} |", time(k.map(|t| t / WORLD_BATCH)));
+            }
         }
         let _ = writeln!(w);
     }
