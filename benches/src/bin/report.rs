@@ -415,9 +415,7 @@ fn report(r: &Results, notes: &str) -> String {
     // 1e. Time of impact with rotation (benches/benches/toi.rs).
     let toi: Vec<&str> = ["f32", "f64"]
         .into_iter()
-        .filter(|prec| {
-            get(r, &format!("toi_{prec}/cuboid_cuboid"), "kasanari", "").is_some()
-        })
+        .filter(|prec| get(r, &format!("toi_{prec}/cuboid_cuboid"), "kasanari", "").is_some())
         .collect();
     if !toi.is_empty() {
         let _ = writeln!(

@@ -59,6 +59,9 @@ pub fn touch_tolerance<T: Real>(scale: T) -> T {
 /// witness points and the depth, in the kernel's frame.
 pub type Touch<T, const D: usize> = (Unit<SVector<T, D>>, Point<T, D>, Point<T, D>, T);
 
+/// A contact's normal (A to B) and witness points, in the kernel's frame.
+pub type Witness<T, const D: usize> = (Unit<SVector<T, D>>, Point<T, D>, Point<T, D>);
+
 /// The state of the advancement at a time the shapes are apart by more
 /// than the tolerance.
 #[derive(Clone, Copy)]
@@ -284,7 +287,7 @@ fn refine<T: Real, const D: usize>(
 
 /// The answer for shapes that touch or overlap at time 0.
 pub(crate) fn initial_touch<T: Real, const D: usize>(
-    touch: Option<(Unit<SVector<T, D>>, Point<T, D>, Point<T, D>)>,
+    touch: Option<Witness<T, D>>,
     v: &SVector<T, D>,
     options: ShapeCastOptions,
 ) -> Option<ShapeCastHit<T, D>> {
