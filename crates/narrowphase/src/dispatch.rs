@@ -14,7 +14,10 @@ use nalgebra::{Isometry2, Translation2, UnitComplex};
 use shape::{Real, Shape, ShapeKind, ShapeRef};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery, slot};
+use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
+use crate::queries::{
+    ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
+};
 use crate::table::{
     ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
 };
@@ -415,6 +418,85 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
     }
 }
 
+impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
+    type Args = T;
+    type Answer = Option<Manifold<T>>;
+    const NAME: &'static str = "contact_manifold";
+    const SLOT: usize = slot::MANIFOLD;
+
+    #[inline]
+    fn check_args(prediction: &T) -> Result<(), DispatchError> {
+        crate::manifold::check_prediction(*prediction)
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.as_ref().map(Manifold::flipped)
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry2<T>) -> Self::Answer {
+        answer.as_ref().map(|m| m.transformed(frame))
+    }
+    /// Boxes farther apart than the prediction prove the shapes are too.
+    fn from_gap(gap: T, prediction: &T) -> Option<Self::Answer> {
+        (gap > *prediction).then_some(None)
+    }
+    #[inline(always)]
+    fn builtin(
+        x: ShapeRef<'_, T>,
+        pose_x: &Isometry2<T>,
+        y: ShapeRef<'_, T>,
+        pose_y: &Isometry2<T>,
+        prediction: T,
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_manifold(x, pose_x, y, pose_y, prediction)
+    }
+    /// One point: the fallback contact when the shapes intersect, else the
+    /// fallback closest points within the prediction; features unknown
+    /// ([`Feature::Surface`]).
+    fn fallback(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        prediction: T,
+    ) -> Option<Self::Answer> {
+        let id = FeatureId {
+            a: Feature::Surface,
+            b: Feature::Surface,
+        };
+        if let Some(c) = fallback_contact(a, pose_a, b, pose_b)? {
+            return Some(Some(Manifold::new(
+                c.normal,
+                ManifoldPoint {
+                    point_a: c.point_a,
+                    point_b: c.point_b,
+                    separation: -c.depth,
+                    id,
+                },
+            )));
+        }
+        Some(
+            match fallback_closest_points(a, pose_a, b, pose_b, prediction)? {
+                ClosestPoints::WithinMargin {
+                    point_a,
+                    point_b,
+                    normal,
+                    distance,
+                } => Some(Manifold::new(
+                    normal,
+                    ManifoldPoint {
+                        point_a,
+                        point_b,
+                        separation: distance,
+                        id,
+                    },
+                )),
+                ClosestPoints::Intersecting | ClosestPoints::Farther => None,
+            },
+        )
+    }
+}
+
 /// [`DispatchError::InvalidMaxDistance`] unless `max_distance ≥ 0` (`+∞`
 /// allowed, NaN refused).
 #[inline]
@@ -551,12 +633,12 @@ fn fallback_closest_points<T: Real>(
 // ---------------------------------------------------------- register block
 
 /// Generates, from one list of rows `A, B => intersects, contact,
-/// closest_points, shape_cast;` (built-in pairs in canonical order), the functions that
+/// closest_points, shape_cast, manifold;` (built-in pairs in canonical order), the functions that
 /// answer each query for two [`ShapeRef`]s with a `match`: every pair that
 /// kasanari answers with a dedicated kernel, and which kernel, in one place.
 /// Adding a query adds a column here and one generated function.
 macro_rules! register_block {
-    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident; )*) => {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*) => {
         /// The name of the kernels of a built-in pair in canonical order (the
         /// boolean kernel's name, `"circle_obb"`).
         fn builtin_name<T: Real>(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> Option<&'static str> {
@@ -648,12 +730,33 @@ macro_rules! register_block {
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
+        /// The ManifoldQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
+        #[inline]
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
+        fn builtin_manifold<'s, T: Real>(
+            x: ShapeRef<'s, T>,
+            pose_x: &'s Isometry2<T>,
+            y: ShapeRef<'s, T>,
+            pose_y: &'s Isometry2<T>,
+            prediction: T,
+        ) -> Result<Option<Manifold<T>>, DispatchError> {
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
+                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ManifoldQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), prediction, (ShapeRef::$a, ShapeRef::$b),
+                    #[inline(always)] |a, b, m, p| $manifold(a, b, m, p),
+                ), )*
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
+        }
     };
 }
 
 use crate::cast::pairs::*;
 use crate::circle::*;
 use crate::ellipse::*;
+use crate::manifold::pairs::*;
 use crate::point::*;
 use crate::sat::*;
 
@@ -661,50 +764,50 @@ use crate::sat::*;
 // (point < segment < circle < aabb < obb < triangle < polygon < capsule <
 // ellipse). Reading this block tells what kasanari supports.
 register_block! {
-    // pair                  intersects          contact                     closest points                    shape cast
-    Point, Point         => point_point,         point_point_contact,         point_point_closest_points, point_point_cast;
-    Point, Segment       => point_segment,       point_segment_contact,       point_segment_closest_points, point_segment_cast;
-    Point, Circle        => point_circle,        point_circle_contact,        point_circle_closest_points, point_circle_cast;
-    Point, Aabb          => point_aabb,          point_aabb_contact,          point_aabb_closest_points, point_aabb_cast;
-    Point, Obb           => point_obb,           point_obb_contact,           point_obb_closest_points, point_obb_cast;
-    Point, Triangle      => point_triangle,      point_triangle_contact,      point_triangle_closest_points, point_triangle_cast;
-    Point, Polygon       => point_polygon,       point_polygon_contact,       point_polygon_closest_points, point_polygon_cast;
-    Point, Capsule       => point_capsule,       point_capsule_contact,       point_capsule_closest_points, point_capsule_cast;
-    Point, Ellipse       => point_ellipse,       point_ellipse_contact,       point_ellipse_closest_points, point_ellipse_cast;
-    Segment, Segment     => segment_segment,     segment_segment_contact,     segment_segment_closest_points, segment_segment_cast;
-    Segment, Circle      => segment_circle,      segment_circle_contact,      segment_circle_closest_points, segment_circle_cast;
-    Segment, Aabb        => segment_aabb,        segment_aabb_contact,        segment_aabb_closest_points, segment_aabb_cast;
-    Segment, Obb         => segment_obb,         segment_obb_contact,         segment_obb_closest_points, segment_obb_cast;
-    Segment, Triangle    => segment_triangle,    segment_triangle_contact,    segment_triangle_closest_points, segment_triangle_cast;
-    Segment, Polygon     => segment_polygon,     segment_polygon_contact,     segment_polygon_closest_points, segment_polygon_cast;
-    Segment, Capsule     => segment_capsule,     segment_capsule_contact,     segment_capsule_closest_points, segment_capsule_cast;
-    Segment, Ellipse     => segment_ellipse,     segment_ellipse_contact,     segment_ellipse_closest_points, segment_ellipse_cast;
-    Circle, Circle       => circle_circle,       circle_circle_contact,       circle_circle_closest_points, circle_circle_cast;
-    Circle, Aabb         => circle_aabb,         circle_aabb_contact,         circle_aabb_closest_points, circle_aabb_cast;
-    Circle, Obb          => circle_obb,          circle_obb_contact,          circle_obb_closest_points, circle_obb_cast;
-    Circle, Triangle     => circle_triangle,     circle_triangle_contact,     circle_triangle_closest_points, circle_triangle_cast;
-    Circle, Polygon      => circle_polygon,      circle_polygon_contact,      circle_polygon_closest_points, circle_polygon_cast;
-    Circle, Capsule      => circle_capsule,      circle_capsule_contact,      circle_capsule_closest_points, circle_capsule_cast;
-    Circle, Ellipse      => circle_ellipse,      circle_ellipse_contact,      circle_ellipse_closest_points, circle_ellipse_cast;
-    Aabb, Aabb           => aabb_aabb,           aabb_aabb_contact,           aabb_aabb_closest_points, aabb_aabb_cast;
-    Aabb, Obb            => aabb_obb,            aabb_obb_contact,            aabb_obb_closest_points, aabb_obb_cast;
-    Aabb, Triangle       => aabb_triangle,       aabb_triangle_contact,       aabb_triangle_closest_points, aabb_triangle_cast;
-    Aabb, Polygon        => aabb_polygon,        aabb_polygon_contact,        aabb_polygon_closest_points, aabb_polygon_cast;
-    Aabb, Capsule        => aabb_capsule,        aabb_capsule_contact,        aabb_capsule_closest_points, aabb_capsule_cast;
-    Aabb, Ellipse        => aabb_ellipse,        aabb_ellipse_contact,        aabb_ellipse_closest_points, aabb_ellipse_cast;
-    Obb, Obb             => obb_obb,             obb_obb_contact,             obb_obb_closest_points, obb_obb_cast;
-    Obb, Triangle        => obb_triangle,        obb_triangle_contact,        obb_triangle_closest_points, obb_triangle_cast;
-    Obb, Polygon         => obb_polygon,         obb_polygon_contact,         obb_polygon_closest_points, obb_polygon_cast;
-    Obb, Capsule         => obb_capsule,         obb_capsule_contact,         obb_capsule_closest_points, obb_capsule_cast;
-    Obb, Ellipse         => obb_ellipse,         obb_ellipse_contact,         obb_ellipse_closest_points, obb_ellipse_cast;
-    Triangle, Triangle   => triangle_triangle,   triangle_triangle_contact,   triangle_triangle_closest_points, triangle_triangle_cast;
-    Triangle, Polygon    => triangle_polygon,    triangle_polygon_contact,    triangle_polygon_closest_points, triangle_polygon_cast;
-    Triangle, Capsule    => triangle_capsule,    triangle_capsule_contact,    triangle_capsule_closest_points, triangle_capsule_cast;
-    Triangle, Ellipse    => triangle_ellipse,    triangle_ellipse_contact,    triangle_ellipse_closest_points, triangle_ellipse_cast;
-    Polygon, Polygon     => polygon_polygon,     polygon_polygon_contact,     polygon_polygon_closest_points, polygon_polygon_cast;
-    Polygon, Capsule     => polygon_capsule,     polygon_capsule_contact,     polygon_capsule_closest_points, polygon_capsule_cast;
-    Polygon, Ellipse     => polygon_ellipse,     polygon_ellipse_contact,     polygon_ellipse_closest_points, polygon_ellipse_cast;
-    Capsule, Capsule     => capsule_capsule,     capsule_capsule_contact,     capsule_capsule_closest_points, capsule_capsule_cast;
-    Capsule, Ellipse     => capsule_ellipse,     capsule_ellipse_contact,     capsule_ellipse_closest_points, capsule_ellipse_cast;
-    Ellipse, Ellipse     => ellipse_ellipse,     ellipse_ellipse_contact,     ellipse_ellipse_closest_points, ellipse_ellipse_cast;
+    // pair                  intersects          contact                     closest points                    shape cast            manifold
+    Point, Point         => point_point,         point_point_contact,         point_point_closest_points, point_point_cast, point_point_manifold;
+    Point, Segment       => point_segment,       point_segment_contact,       point_segment_closest_points, point_segment_cast, point_segment_manifold;
+    Point, Circle        => point_circle,        point_circle_contact,        point_circle_closest_points, point_circle_cast, point_circle_manifold;
+    Point, Aabb          => point_aabb,          point_aabb_contact,          point_aabb_closest_points, point_aabb_cast, point_aabb_manifold;
+    Point, Obb           => point_obb,           point_obb_contact,           point_obb_closest_points, point_obb_cast, point_obb_manifold;
+    Point, Triangle      => point_triangle,      point_triangle_contact,      point_triangle_closest_points, point_triangle_cast, point_triangle_manifold;
+    Point, Polygon       => point_polygon,       point_polygon_contact,       point_polygon_closest_points, point_polygon_cast, point_polygon_manifold;
+    Point, Capsule       => point_capsule,       point_capsule_contact,       point_capsule_closest_points, point_capsule_cast, point_capsule_manifold;
+    Point, Ellipse       => point_ellipse,       point_ellipse_contact,       point_ellipse_closest_points, point_ellipse_cast, point_ellipse_manifold;
+    Segment, Segment     => segment_segment,     segment_segment_contact,     segment_segment_closest_points, segment_segment_cast, segment_segment_manifold;
+    Segment, Circle      => segment_circle,      segment_circle_contact,      segment_circle_closest_points, segment_circle_cast, segment_circle_manifold;
+    Segment, Aabb        => segment_aabb,        segment_aabb_contact,        segment_aabb_closest_points, segment_aabb_cast, segment_aabb_manifold;
+    Segment, Obb         => segment_obb,         segment_obb_contact,         segment_obb_closest_points, segment_obb_cast, segment_obb_manifold;
+    Segment, Triangle    => segment_triangle,    segment_triangle_contact,    segment_triangle_closest_points, segment_triangle_cast, segment_triangle_manifold;
+    Segment, Polygon     => segment_polygon,     segment_polygon_contact,     segment_polygon_closest_points, segment_polygon_cast, segment_polygon_manifold;
+    Segment, Capsule     => segment_capsule,     segment_capsule_contact,     segment_capsule_closest_points, segment_capsule_cast, segment_capsule_manifold;
+    Segment, Ellipse     => segment_ellipse,     segment_ellipse_contact,     segment_ellipse_closest_points, segment_ellipse_cast, segment_ellipse_manifold;
+    Circle, Circle       => circle_circle,       circle_circle_contact,       circle_circle_closest_points, circle_circle_cast, circle_circle_manifold;
+    Circle, Aabb         => circle_aabb,         circle_aabb_contact,         circle_aabb_closest_points, circle_aabb_cast, circle_aabb_manifold;
+    Circle, Obb          => circle_obb,          circle_obb_contact,          circle_obb_closest_points, circle_obb_cast, circle_obb_manifold;
+    Circle, Triangle     => circle_triangle,     circle_triangle_contact,     circle_triangle_closest_points, circle_triangle_cast, circle_triangle_manifold;
+    Circle, Polygon      => circle_polygon,      circle_polygon_contact,      circle_polygon_closest_points, circle_polygon_cast, circle_polygon_manifold;
+    Circle, Capsule      => circle_capsule,      circle_capsule_contact,      circle_capsule_closest_points, circle_capsule_cast, circle_capsule_manifold;
+    Circle, Ellipse      => circle_ellipse,      circle_ellipse_contact,      circle_ellipse_closest_points, circle_ellipse_cast, circle_ellipse_manifold;
+    Aabb, Aabb           => aabb_aabb,           aabb_aabb_contact,           aabb_aabb_closest_points, aabb_aabb_cast, aabb_aabb_manifold;
+    Aabb, Obb            => aabb_obb,            aabb_obb_contact,            aabb_obb_closest_points, aabb_obb_cast, aabb_obb_manifold;
+    Aabb, Triangle       => aabb_triangle,       aabb_triangle_contact,       aabb_triangle_closest_points, aabb_triangle_cast, aabb_triangle_manifold;
+    Aabb, Polygon        => aabb_polygon,        aabb_polygon_contact,        aabb_polygon_closest_points, aabb_polygon_cast, aabb_polygon_manifold;
+    Aabb, Capsule        => aabb_capsule,        aabb_capsule_contact,        aabb_capsule_closest_points, aabb_capsule_cast, aabb_capsule_manifold;
+    Aabb, Ellipse        => aabb_ellipse,        aabb_ellipse_contact,        aabb_ellipse_closest_points, aabb_ellipse_cast, aabb_ellipse_manifold;
+    Obb, Obb             => obb_obb,             obb_obb_contact,             obb_obb_closest_points, obb_obb_cast, obb_obb_manifold;
+    Obb, Triangle        => obb_triangle,        obb_triangle_contact,        obb_triangle_closest_points, obb_triangle_cast, obb_triangle_manifold;
+    Obb, Polygon         => obb_polygon,         obb_polygon_contact,         obb_polygon_closest_points, obb_polygon_cast, obb_polygon_manifold;
+    Obb, Capsule         => obb_capsule,         obb_capsule_contact,         obb_capsule_closest_points, obb_capsule_cast, obb_capsule_manifold;
+    Obb, Ellipse         => obb_ellipse,         obb_ellipse_contact,         obb_ellipse_closest_points, obb_ellipse_cast, obb_ellipse_manifold;
+    Triangle, Triangle   => triangle_triangle,   triangle_triangle_contact,   triangle_triangle_closest_points, triangle_triangle_cast, triangle_triangle_manifold;
+    Triangle, Polygon    => triangle_polygon,    triangle_polygon_contact,    triangle_polygon_closest_points, triangle_polygon_cast, triangle_polygon_manifold;
+    Triangle, Capsule    => triangle_capsule,    triangle_capsule_contact,    triangle_capsule_closest_points, triangle_capsule_cast, triangle_capsule_manifold;
+    Triangle, Ellipse    => triangle_ellipse,    triangle_ellipse_contact,    triangle_ellipse_closest_points, triangle_ellipse_cast, triangle_ellipse_manifold;
+    Polygon, Polygon     => polygon_polygon,     polygon_polygon_contact,     polygon_polygon_closest_points, polygon_polygon_cast, polygon_polygon_manifold;
+    Polygon, Capsule     => polygon_capsule,     polygon_capsule_contact,     polygon_capsule_closest_points, polygon_capsule_cast, polygon_capsule_manifold;
+    Polygon, Ellipse     => polygon_ellipse,     polygon_ellipse_contact,     polygon_ellipse_closest_points, polygon_ellipse_cast, polygon_ellipse_manifold;
+    Capsule, Capsule     => capsule_capsule,     capsule_capsule_contact,     capsule_capsule_closest_points, capsule_capsule_cast, capsule_capsule_manifold;
+    Capsule, Ellipse     => capsule_ellipse,     capsule_ellipse_contact,     capsule_ellipse_closest_points, capsule_ellipse_cast, capsule_ellipse_manifold;
+    Ellipse, Ellipse     => ellipse_ellipse,     ellipse_ellipse_contact,     ellipse_ellipse_closest_points, ellipse_ellipse_cast, ellipse_ellipse_manifold;
 }

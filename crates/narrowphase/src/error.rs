@@ -31,6 +31,8 @@ pub enum DispatchError {
     InvalidMaxDistance,
     /// A `max_toi` that is NaN or negative (it may be `+∞`).
     InvalidMaxToi,
+    /// A manifold `prediction` that is NaN or negative (it may be `+∞`).
+    InvalidPrediction,
     /// A ray with a NaN or infinite number, or a zero direction.
     InvalidRay,
     /// A query point with a NaN or infinite coordinate.
@@ -78,6 +80,9 @@ impl fmt::Display for DispatchError {
                 write!(f, "max_distance must be a number >= 0 (infinity allowed)")
             }
             Self::InvalidMaxToi => write!(f, "max_toi must be a number >= 0 (infinity allowed)"),
+            Self::InvalidPrediction => {
+                write!(f, "prediction must be a number >= 0 (infinity allowed)")
+            }
             Self::InvalidRay => write!(
                 f,
                 "a ray needs a finite origin and a finite, non-zero direction"

@@ -37,6 +37,7 @@ pub mod dispatch;
 pub mod ellipse;
 mod error;
 pub mod gjk;
+pub mod manifold;
 pub mod point;
 pub mod polygonal;
 pub mod queries;
@@ -50,7 +51,12 @@ pub use closest_points::{ClosestPoints, ClosestPoints3};
 pub use contact::Contact;
 pub use dispatch::{ClosestPointsFn, ContactFn, Dim2, DispatchTable, IntersectsFn, Route};
 pub use error::DispatchError;
-pub use queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery};
+pub use manifold::{
+    Feature, FeatureId, MAX_MANIFOLD_POINTS, Manifold, Manifold3, ManifoldPoint, ManifoldPoint3,
+};
+pub use queries::{
+    ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery,
+};
 pub use shape::sat::{Penetration, sat_contact, sat_intersects};
 pub use single::{cast_ray, project_point};
 pub use table::{PairQuery, Table};
@@ -121,6 +127,50 @@ pub fn closest_points<T: Real>(
     max_distance: T,
 ) -> Result<ClosestPoints<T>, DispatchError> {
     builtin_query::<ClosestPointsQuery, T>(a, pose_a, b, pose_b, max_distance)
+}
+
+/// The contact manifold of two shapes (world frame): one unit normal from A
+/// to B and up to 2 points, each with a point on each shape, its separation
+/// along the normal (negative when penetrating) and the features that made
+/// it; `None` when the shapes are farther apart than `prediction`. Points up
+/// to `prediction` apart are reported with a positive separation
+/// (speculative contacts). The normal and the least separation are exactly
+/// those of [`contact`] (or of [`closest_points`] when apart); the contract
+/// is in `docs/conventions.md` ("Contact manifolds").
+///
+/// # Errors
+/// [`DispatchError::InvalidPrediction`] for a NaN or negative `prediction`
+/// (`+∞` is allowed), and as [`DispatchTable::intersects`].
+///
+/// ```
+/// use nalgebra::{Isometry2, Vector2};
+/// use narrowphase::Feature;
+/// use shape::Obb;
+///
+/// // A box tilted by 0.1 rad, its lowest corner 0.05 into a floor.
+/// let floor = Obb::new(Vector2::new(10.0, 1.0)).unwrap();
+/// let crate_ = Obb::new(Vector2::new(1.0, 1.0)).unwrap();
+/// let (s, c) = (0.1f64.sin(), 0.1f64.cos());
+/// let lift = 1.0 + c + s - 0.05; // centre height: floor top + half-diagonal drop
+/// let pose = Isometry2::new(Vector2::new(0.0, lift), 0.1);
+/// let m = narrowphase::contact_manifold(&floor, &Isometry2::identity(), &crate_, &pose, 0.5)
+///     .unwrap()
+///     .expect("within the prediction");
+/// assert_eq!(m.len(), 2);
+/// let (deep, high) = (&m.points()[0], &m.points()[1]);
+/// assert!((deep.separation + 0.05).abs() < 1e-12); // the corner in the floor
+/// assert!((high.separation - (2.0 * s - 0.05)).abs() < 1e-12); // the other, speculative
+/// assert_eq!(deep.id.a, Feature::Edge(2)); // the floor's top edge...
+/// assert!(matches!(deep.id.b, Feature::Vertex(_))); // ...under a corner of the crate
+/// ```
+pub fn contact_manifold<T: Real>(
+    a: &dyn Shape<T>,
+    pose_a: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+    prediction: T,
+) -> Result<Option<Manifold<T>>, DispatchError> {
+    builtin_query::<ManifoldQuery, T>(a, pose_a, b, pose_b, prediction)
 }
 
 /// The Euclidean distance between two closed shapes: 0 exactly when they

@@ -14,8 +14,9 @@
 //! | [`ContactQuery`] | 1 | none | `Option<Contact>` | SAT, else GJK/EPA |
 //! | [`ClosestPointsQuery`] | 2 | `max_distance` | [`ClosestPoints`](crate::ClosestPoints) | the boolean fallback, then GJK distance |
 //! | [`ShapeCastQuery`] | 3 | [`ShapeCastArgs`](crate::cast::ShapeCastArgs) (velocities, `max_toi`, options) | `Option<`[`ShapeCastHit`](crate::cast::ShapeCastHit)`>` | conservative advancement on the closest-points fallback |
+//! | [`ManifoldQuery`] | 4 | `prediction` (`≥ 0`, may be `+∞`) | `Option<`[`Manifold`](crate::manifold::Manifold)`>` | one point from the contact or closest-points fallback |
 //!
-//! Slots 4 and up are free for the next queries (manifolds).
+//! Slots 5 and up are free for the next queries.
 
 /// Whether two shapes intersect (touching counts): `bool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +41,13 @@ pub struct ClosestPointsQuery;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShapeCastQuery;
 
+/// The contact manifold of two shapes within a `prediction` distance:
+/// `Option<Manifold>` (`None` when they are farther apart than
+/// `prediction`). Its argument is the prediction (`≥ 0`, may be `+∞`); see
+/// [`manifold`](crate::manifold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ManifoldQuery;
+
 /// The slots of the queries above, in one place so that no two share one.
 pub(crate) mod slot {
     /// [`IntersectsQuery`](super::IntersectsQuery).
@@ -50,4 +58,6 @@ pub(crate) mod slot {
     pub const CLOSEST_POINTS: usize = 2;
     /// [`ShapeCastQuery`](super::ShapeCastQuery).
     pub const SHAPE_CAST: usize = 3;
+    /// [`ManifoldQuery`](super::ManifoldQuery).
+    pub const MANIFOLD: usize = 4;
 }

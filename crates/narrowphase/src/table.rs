@@ -63,7 +63,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 use shape::{Real, ShapeKind};
 
 use crate::DispatchError;
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery};
+use crate::queries::{
+    ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery,
+};
 
 /// What the table needs of a dimension.
 pub trait Dimension<T: Real>: Sized + Send + Sync + 'static {
@@ -769,6 +771,27 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         ShapeCastQuery: PairQuery<T, D>,
     {
         self.query::<ShapeCastQuery>(a, pose_a, b, pose_b, args)
+    }
+
+    /// The contact manifold of the shapes within `prediction` (world frame;
+    /// see [`crate::contact_manifold`] for the contract and an example).
+    ///
+    /// # Errors
+    /// As [`query`](Self::query); [`DispatchError::InvalidPrediction`] for a
+    /// NaN or negative `prediction`.
+    #[inline]
+    pub fn contact_manifold(
+        &self,
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        prediction: T,
+    ) -> Result<<ManifoldQuery as PairQuery<T, D>>::Answer, DispatchError>
+    where
+        ManifoldQuery: PairQuery<T, D, Args = T>,
+    {
+        self.query::<ManifoldQuery>(a, pose_a, b, pose_b, prediction)
     }
 
     /// A shared table built once per precision and dimension by `build`. The
