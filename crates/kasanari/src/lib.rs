@@ -54,5 +54,8 @@ pub mod prelude {
         ShapeCastStatus, cast_ray, cast_shapes, closest_points, contact, distance, intersects,
         project_point, sat_contact, sat_intersects, signed_distance,
     };
+    pub use narrowphase::{
+        Feature, FeatureId, Manifold, Manifold3, ManifoldPoint, ManifoldPoint3, contact_manifold,
+    };
     pub use shape::prelude::*;
 }

@@ -162,6 +162,10 @@ pub struct PairSpec {
     pub a: ShapeSpec,
     /// The second shape.
     pub b: ShapeSpec,
+    /// How far apart the shapes may be for their contact manifold to report
+    /// speculative points (`≥ 0`; `0` when omitted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<f64>,
 }
 
 /// A pairs file: `{"version": 1, "pairs": [{"a": SHAPE, "b": SHAPE}, ...]}`.

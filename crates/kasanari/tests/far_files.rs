@@ -73,6 +73,7 @@ fn far_pair<T: Real>(
         pairs: vec![kasanari::scene::PairSpec {
             a: a.clone(),
             b: b.clone(),
+            prediction: None,
         }],
     })
     .unwrap();

@@ -332,13 +332,19 @@ fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             (q, ref_feature(ref_face), Feature::Vertex(index(vertex)))
         };
         let h = sign * p.coords.dot(&n);
-        let separation = e.separation + (h - h_min);
+        // An end level with the deepest vertex up to rounding (the deepest
+        // itself, or a flat edge's end cut at the reference face's end)
+        // carries the exact separation.
+        let level = h - h_min <= h_tol;
+        let separation = if level {
+            e.separation
+        } else {
+            e.separation + (h - h_min)
+        };
         if separation > prediction {
             continue;
         }
-        if h - h_min <= h_tol {
-            deepest_kept = true;
-        }
+        deepest_kept |= level;
         let (point_a, point_b, id) = match reference {
             Reference::A => {
                 let point_b = p - n * rb;

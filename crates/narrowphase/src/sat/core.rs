@@ -93,7 +93,7 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             // length and direction from the scaled vector: `d2` may be
             // subnormal (cores 1e-160 apart in f64), and `√d2` too inexact to
             // normalise with.
-            let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+            let (n, d) = closest_direction(edge, &pa, &pb, Some(&axis)).unwrap_or_else(|| {
                 let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), axis));
                 (n, d)
             });
@@ -209,7 +209,7 @@ pub(crate) fn apart_from_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         Closest {
             pa,
             pb,
-            by_edge: closest_direction(edge, &pa, &pb),
+            by_edge: closest_direction(edge, &pa, &pb, Some(&face.axis(a, b, b_in_a))),
         }
     });
     let (n, d) = by_edge.unwrap_or_else(|| {
@@ -268,7 +268,7 @@ fn separated_cores<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     if decide && radii > T::zero() && gap <= radii && (pb - pa).norm_squared() <= radii * radii {
         return ClosestPoints::Intersecting;
     }
-    let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+    let (n, d) = closest_direction(edge, &pa, &pb, Some(&axis)).unwrap_or_else(|| {
         let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), axis));
         (n, d)
     });
@@ -727,19 +727,34 @@ fn closest_direction<T: Real>(
     edge: InsideEdge<T>,
     pa: &Point2<T>,
     pb: &Point2<T>,
+    axis: Option<&Vector2<T>>,
 ) -> Option<(Vector2<T>, T)> {
     let (e0, e, of_a) = edge?;
     // The other closest point is a vertex of the other core.
     let vertex = if of_a { pb } else { pa };
     let m = unit(Vector2::new(e.y, -e.x));
     let side = (vertex - e0).dot(&m);
-    // Zero (on the edge's line) or NaN: no direction from the edge.
-    if Float::abs(side).partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
+    if side.is_nan() {
         return None;
     }
-    // From A to B: towards the vertex when the edge is A's, away from it when
-    // the edge is B's.
-    let n = if (side > T::zero()) == of_a { m } else { -m };
+    // From A to B. A separating axis (A → B) has a positive dot product
+    // with the true direction, since `pb − pa` joins a point of A to one of
+    // B; when `m` is clearly along or against it, the axis orients `m` even
+    // where rounding puts the vertex on the wrong side of the edge's line
+    // (shapes touching up to rounding: the side's sign is noise there, and
+    // an f32 segment 6e-8 from a box got the normal from the box to the
+    // segment). Otherwise the side does: towards the vertex when the edge is
+    // A's, away from it when the edge is B's; on the line, no direction.
+    let towards_b = match axis {
+        Some(axis) if Float::abs(m.dot(axis)) >= T::lit(0.5) => m.dot(axis) > T::zero(),
+        _ => {
+            if side == T::zero() {
+                return None;
+            }
+            (side > T::zero()) == of_a
+        }
+    };
+    let n = if towards_b { m } else { -m };
     Some((n, Float::abs(side)))
 }
 
@@ -754,7 +769,7 @@ pub(crate) fn touching_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 ) -> Option<Contact<T>> {
     let (ra, rb) = (a.radius(), b.radius());
     let (pa, pb, edge) = closest_core_features(a, b, b_in_a, None);
-    let (n, d) = closest_direction(edge, &pa, &pb).unwrap_or_else(|| {
+    let (n, d) = closest_direction(edge, &pa, &pb, None).unwrap_or_else(|| {
         let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), Vector2::x()));
         (n, d)
     });

@@ -34,6 +34,49 @@ struct PairAnswer {
     distance: f64,
     closest_a: Option<[f64; 2]>,
     closest_b: Option<[f64; 2]>,
+    manifold: Option<ManifoldAnswer>,
+}
+
+/// A pair's contact manifold, as printed by `--json`.
+#[derive(Serialize)]
+struct ManifoldAnswer {
+    normal: [f64; 2],
+    points: Vec<ManifoldPointAnswer>,
+}
+
+/// One manifold point, as printed by `--json`.
+#[derive(Serialize)]
+struct ManifoldPointAnswer {
+    point_a: [f64; 2],
+    point_b: [f64; 2],
+    separation: f64,
+    id: [String; 2],
+}
+
+/// A feature as printed: `"vertex 2"`, `"edge 0"`, `"face 3"`, `"surface"`.
+pub(crate) fn feature_name(f: Feature) -> String {
+    match f {
+        Feature::Vertex(i) => format!("vertex {i}"),
+        Feature::Edge(i) => format!("edge {i}"),
+        Feature::Face(i) => format!("face {i}"),
+        Feature::Surface => "surface".to_string(),
+    }
+}
+
+fn manifold_answer<T: Real>(m: &Manifold<T>) -> ManifoldAnswer {
+    ManifoldAnswer {
+        normal: [num(m.normal().x), num(m.normal().y)],
+        points: m
+            .points()
+            .iter()
+            .map(|p| ManifoldPointAnswer {
+                point_a: point(&p.point_a),
+                point_b: point(&p.point_b),
+                separation: num(p.separation),
+                id: [feature_name(p.id.a), feature_name(p.id.b)],
+            })
+            .collect(),
+    }
 }
 
 use crate::args::{FileOptions, Precision};
@@ -179,12 +222,13 @@ fn build<T: Real>(
         .map_err(|e| format!("{}: {at} ({}): {e}", o.file.display(), spec.kind()))
 }
 
-/// A pair's answers: the contact, the closest points, and the box around
-/// both shapes (for the picture).
+/// A pair's answers: the contact, the closest points, the box around both
+/// shapes (for the picture) and the contact manifold.
 type PairOut<T> = (
     Option<Contact<T>>,
     ClosestPoints<T>,
     kasanari::shape::BoundingBox2<T>,
+    Option<Manifold<T>>,
 );
 
 fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), String> {
@@ -200,12 +244,16 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             .closest_points(a.as_ref(), &pa, b.as_ref(), &pb, T::infinity())
             .map_err(|e| format!("pairs[{i}]: {e}"))?;
         let bounds = a.bounding_box(&pa).merged(&b.bounding_box(&pb));
-        out.push((c, closest, bounds));
+        let prediction = T::lit(p.prediction.unwrap_or(0.0));
+        let manifold = table
+            .contact_manifold(a.as_ref(), &pa, b.as_ref(), &pb, prediction)
+            .map_err(|e| format!("pairs[{i}]: {e}"))?;
+        out.push((c, closest, bounds, manifold));
     }
     if o.json {
         let json: Vec<PairAnswer> = out
             .iter()
-            .map(|(c, closest, _)| {
+            .map(|(c, closest, _, manifold)| {
                 let apart = match closest {
                     ClosestPoints::WithinMargin {
                         point_a,
@@ -224,6 +272,7 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
                     distance: apart.map_or(0.0, |(_, _, d)| d),
                     closest_a: apart.map(|(p, _, _)| p),
                     closest_b: apart.map(|(_, q, _)| q),
+                    manifold: manifold.as_ref().map(manifold_answer),
                 }
             })
             .collect();
@@ -232,7 +281,7 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
         );
     } else {
-        for (i, (p, (c, closest, _))) in file.pairs.iter().zip(&out).enumerate() {
+        for (i, (p, (c, closest, _, manifold))) in file.pairs.iter().zip(&out).enumerate() {
             match c {
                 Some(c) => say!(
                     "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4})",
@@ -248,6 +297,18 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
                     p.b.kind(),
                     closest.distance().map_or(f64::INFINITY, num)
                 ),
+            }
+            if let Some(m) = manifold {
+                let seps: Vec<String> = m
+                    .points()
+                    .iter()
+                    .map(|q| format!("{:.6}", num(q.separation)))
+                    .collect();
+                say!(
+                    "  manifold: {} point(s), separations {}",
+                    m.len(),
+                    seps.join(", ")
+                );
             }
         }
     }
@@ -281,11 +342,20 @@ fn pairs_picture<T: Real>(file: &scene::PairsFile, out: &[PairOut<T>], title: &s
         .iter()
         .zip(out)
         .enumerate()
-        .map(|(i, (p, (c, closest, bounds)))| {
+        .map(|(i, (p, (c, closest, bounds, manifold)))| {
             let (lo, hi) = svg::balanced(f(&bounds.min), f(&bounds.max));
             let mut canvas = Canvas::new(lo, hi, 300.0);
             canvas.shape(&p.a, [0.0, 0.0], 0.0, c.is_some());
             canvas.shape(&p.b, [0.0, 0.0], 0.0, c.is_some());
+            // The manifold's points: a ring on each shape's point, joined.
+            if let Some(m) = manifold {
+                for q in m.points() {
+                    let (qa, qb) = (f(&q.point_a), f(&q.point_b));
+                    canvas.line(qa, qb, "#2a9d8f", false);
+                    canvas.dot(qa, 3.0, "#2a9d8f", false);
+                    canvas.dot(qb, 3.0, "#2a9d8f", true);
+                }
+            }
             let kinds = format!("pair {i}: {} × {}", p.a.kind(), p.b.kind());
             let caption = match (c, closest) {
                 (Some(c), _) => {
