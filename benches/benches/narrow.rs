@@ -5,7 +5,10 @@
 //!    contact (`contact` with prediction 0): groups `narrow_bool_f32/<pair>`,
 //!    `narrow_contact_f32/<pair>`, `narrow_bool_f64/<pair>`,
 //!    `narrow_contact_f64/<pair>`, functions `kasanari` and `parry`; the ellipse
-//!    pairs (no parry equivalent) with `kasanari` only;
+//!    pairs (no parry equivalent) with `kasanari` only; contact manifolds
+//!    (prediction 0): groups `narrow_manifold_f32/<pair>` and `_f64`, kasanari's
+//!    `Table::contact_manifold` beside parry's `contact_manifolds` with each
+//!    pair's manifolds and workspace kept from call to call (an engine's use);
 //! 2. seed 002's point in a rotated box, local frame vs cross products: groups
 //!    `point_obb_methods_f32` / `_f64`, functions `local_frame`, `cross_product`;
 //! 3. the table's overhead over a typed kernel: groups `dispatch_f32/<pair>` /
@@ -302,6 +305,12 @@ trait Parry: Sized {
     fn contacts(&self) -> Vec<bool>;
     fn bench_bool(&self, b: &mut Bencher<'_>);
     fn bench_contact(&self, b: &mut Bencher<'_>);
+    /// The number of points of each pair's contact manifolds (prediction 0).
+    fn manifold_points(&self) -> Vec<usize>;
+    /// `contact_manifolds` (prediction 0) on every pair, each pair keeping
+    /// its manifolds and workspace from one call to the next as an engine
+    /// does (parry's persistent use, its fastest).
+    fn bench_manifold(&self, b: &mut Bencher<'_>);
 }
 
 macro_rules! parry_pairs {
@@ -410,6 +419,55 @@ macro_rules! parry_pairs {
                 bencher.iter(|| {
                     for (a, pa, b, pb) in black_box(&self.0) {
                         let _ = black_box($parry::query::contact(pa, &**a, pb, &**b, prediction));
+                    }
+                });
+            }
+
+            fn manifold_points(&self) -> Vec<usize> {
+                use $parry::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+                self.0
+                    .iter()
+                    .map(|(a, pa, b, pb)| {
+                        let mut manifolds: Vec<$parry::query::ContactManifold<(), ()>> = Vec::new();
+                        let mut workspace = None;
+                        DefaultQueryDispatcher
+                            .contact_manifolds(
+                                &pa.inv_mul(pb),
+                                &**a,
+                                &**b,
+                                l0(),
+                                &mut manifolds,
+                                &mut workspace,
+                            )
+                            .unwrap();
+                        manifolds.iter().map(|m| m.points.len()).sum()
+                    })
+                    .collect()
+            }
+
+            fn bench_manifold(&self, bencher: &mut Bencher<'_>) {
+                use $parry::query::{
+                    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher,
+                    PersistentQueryDispatcher,
+                };
+                type State = (
+                    Vec<ContactManifold<(), ()>>,
+                    Option<ContactManifoldsWorkspace>,
+                );
+                let mut state: Vec<State> = self.0.iter().map(|_| (Vec::new(), None)).collect();
+                let prediction = l0();
+                bencher.iter(|| {
+                    for ((a, pa, b, pb), (manifolds, workspace)) in
+                        black_box(&self.0).iter().zip(&mut state)
+                    {
+                        let _ = black_box(DefaultQueryDispatcher.contact_manifolds(
+                            &pa.inv_mul(pb),
+                            &**a,
+                            &**b,
+                            prediction,
+                            manifolds,
+                            workspace,
+                        ));
                     }
                 });
             }
@@ -522,6 +580,40 @@ fn narrow<T: Real, P: Parry>(c: &mut Criterion, prec: &str) {
         });
         if let Some(theirs) = &theirs {
             group.bench_function("parry", |b| theirs.bench_contact(b));
+        }
+        group.finish();
+
+        // Manifolds (prediction 0): the share of two-point manifolds, then
+        // the timings.
+        let ours_points: Vec<usize> = ours
+            .iter()
+            .map(|(a, pa, b, pb)| {
+                table
+                    .contact_manifold(&**a, pa, &**b, pb, T::zero())
+                    .unwrap()
+                    .map_or(0, |m| m.len())
+            })
+            .collect();
+        let two = |v: &[usize]| v.iter().filter(|&&n| n >= 2).count() as f64 / v.len() as f64;
+        let mut line = format!(
+            "narrow {prec} {name:16} manifolds: kasanari 2 points {:5.1}%",
+            100.0 * two(&ours_points)
+        );
+        if let Some(theirs) = &theirs {
+            let points = theirs.manifold_points();
+            line += &format!(", parry 2 points {:5.1}%", 100.0 * two(&points));
+        }
+        eprintln!("{line}");
+        let mut group = c.benchmark_group(format!("narrow_manifold_{prec}/{name}"));
+        group.bench_function("kasanari", |b| {
+            b.iter(|| {
+                for (a, pa, s, ps) in black_box(&ours) {
+                    let _ = black_box(table.contact_manifold(&**a, pa, &**s, ps, T::zero()));
+                }
+            });
+        });
+        if let Some(theirs) = &theirs {
+            group.bench_function("parry", |b| theirs.bench_manifold(b));
         }
         group.finish();
     }

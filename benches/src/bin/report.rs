@@ -229,7 +229,7 @@ fn report(r: &Results, notes: &str) -> String {
         w,
         "## 1. Narrow phase (per pair; batches of 1024 prebuilt pairs)\n"
     );
-    for (kind, goal) in [("bool", 0.7), ("contact", 0.5)] {
+    for (kind, goal) in [("bool", 0.7), ("contact", 0.5), ("manifold", 1.0)] {
         for prec in ["f32", "f64"] {
             let prefix = format!("narrow_{kind}_{prec}");
             let all = cases(r, &prefix);
@@ -244,7 +244,11 @@ fn report(r: &Results, notes: &str) -> String {
             let _ = writeln!(
                 w,
                 "### {} ({prec}, vs {peer}; goal ≤ {goal}×)\n",
-                if kind == "bool" { "Boolean" } else { "Contact" }
+                match kind {
+                    "bool" => "Boolean",
+                    "contact" => "Contact",
+                    _ => "Contact manifold (prediction 0; parry's persistent `contact_manifolds`)",
+                }
             );
             let _ = writeln!(
                 w,
