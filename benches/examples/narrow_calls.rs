@@ -12,8 +12,10 @@
 //! `point_obb`, `disc_disc` (a user kind with a registered kernel). Paths:
 //! `typed` (the kernel, `inv_mul` included), `table` (an owned
 //! `DispatchTable`), `free` (`narrowphase::intersects`), `contact_table`,
-//! `contact_free`, `contact_typed`, `parry` (`intersection_test`),
-//! `parry_contact`. The program prints the number of queries; callgrind's
+//! `contact_free`, `contact_typed`, `manifold_table`
+//! (`Table::contact_manifold`, prediction 0), `parry` (`intersection_test`),
+//! `parry_contact`, `parry_manifold` (`contact_manifolds`, prediction 0, each
+//! pair keeping its manifolds and workspace from call to call). The program prints the number of queries; callgrind's
 //! total divided by it is the instructions per query.
 //!
 //! With `NARROW_TIME=<passes>` in the environment the program times instead:
@@ -260,7 +262,7 @@ fn typed<T: Real>(name: &str, pairs: &[Pair<T>], contact: bool) {
 
 macro_rules! parry_run {
     ($fn:ident, $parry:ident) => {
-        fn $fn(specs: &[(Spec, [f64; 3], Spec, [f64; 3])], contact: bool) {
+        fn $fn(specs: &[(Spec, [f64; 3], Spec, [f64; 3])], mode: u8) {
             use $parry::shape as ps;
             type R = $parry::math::Real;
             let l = |x: f64| x as R;
@@ -283,7 +285,28 @@ macro_rules! parry_run {
                 .iter()
                 .map(|(a, pa, b, pb)| (shape(*a), pose(*pa), shape(*b), pose(*pb)))
                 .collect();
-            if contact {
+            if mode == 2 {
+                use $parry::query::{
+                    ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher,
+                };
+                // Each pair keeps its manifolds and workspace from one call
+                // to the next, as an engine does.
+                let mut state: Vec<(Vec<ContactManifold<(), ()>>, Option<_>)> =
+                    pairs.iter().map(|_| (Vec::new(), None)).collect();
+                let indexed: Vec<usize> = (0..pairs.len()).collect();
+                go(&indexed, |&i| {
+                    let (a, pa, b, pb) = &pairs[i];
+                    let (m, w) = &mut state[i];
+                    let _ = black_box(DefaultQueryDispatcher.contact_manifolds(
+                        &pa.inv_mul(pb),
+                        &**a,
+                        &**b,
+                        0.0,
+                        m,
+                        w,
+                    ));
+                });
+            } else if mode == 1 {
                 go(&pairs, |(a, pa, b, pb)| {
                     let _ = black_box($parry::query::contact(pa, &**a, pb, &**b, 0.0));
                 });
@@ -335,10 +358,15 @@ fn run<T: Real>(name: &str, path: &str) {
         "contact_free" => go(&pairs, |(a, pa, b, pb)| {
             let _ = black_box(narrowphase::contact(&**a, pa, &**b, pb));
         }),
-        "parry" if f64_precision => parry64(&sp, false),
-        "parry" => parry32(&sp, false),
-        "parry_contact" if f64_precision => parry64(&sp, true),
-        "parry_contact" => parry32(&sp, true),
+        "manifold_table" => go(&pairs, |(a, pa, b, pb)| {
+            let _ = black_box(table.contact_manifold(&**a, pa, &**b, pb, T::zero()));
+        }),
+        "parry" if f64_precision => parry64(&sp, 0),
+        "parry" => parry32(&sp, 0),
+        "parry_contact" if f64_precision => parry64(&sp, 1),
+        "parry_contact" => parry32(&sp, 1),
+        "parry_manifold" if f64_precision => parry64(&sp, 2),
+        "parry_manifold" => parry32(&sp, 2),
         _ => panic!("unknown path {path}"),
     }
 }

@@ -60,6 +60,46 @@ pub trait Polygonal<T: Real> {
         (extent, shortest)
     }
 
+    /// How many faces the core has for contact manifolds: `n` for a
+    /// polygon, 2 for a segment (its two sides), none for a point.
+    fn core_face_count(&self) -> usize {
+        match self.core_vertex_count() {
+            0 | 1 => 0,
+            2 => 2,
+            n => n,
+        }
+    }
+
+    /// The outward unit normal of face `f` (`f < core_face_count()`): edge
+    /// `f` of a polygon (from vertex `f` to `f + 1`); side 0 of a segment
+    /// faces along `core_axis(0)`, side 1 against it.
+    fn core_face_normal(&self, f: usize) -> Vector2<T> {
+        let n = self.core_vertex_count();
+        if n == 2 {
+            let axis = self.core_axis(0);
+            return if f == 0 { axis } else { -axis };
+        }
+        if self.has_edge_normals() {
+            return self.core_axis(f);
+        }
+        let d = self.core_vertex(if f + 1 == n { 0 } else { f + 1 }) - self.core_vertex(f);
+        unit(Vector2::new(d.y, -d.x))
+    }
+
+    /// The face whose outward normal is best aligned with the unit `dir`
+    /// (the first of equals) and that alignment (the dot product); `None`
+    /// for a point core. Boxes and segments answer in closed form.
+    fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
+        let mut best: Option<(usize, T)> = None;
+        for f in 0..self.core_face_count() {
+            let a = self.core_face_normal(f).dot(dir);
+            if best.is_none_or(|(_, b)| a > b) {
+                best = Some((f, a));
+            }
+        }
+        best
+    }
+
     /// The core's projection on `dir`: `(min, max)` over the core vertices
     /// of `v · dir` (boxes override it with the same values in closed form).
     fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
@@ -163,6 +203,10 @@ pub(crate) fn length_and_direction<T: Real, const D: usize>(
 }
 
 impl<T: Real> Polygonal<T> for Segment<T> {
+    fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
+        let a = self.core_axis(0).dot(dir);
+        Some(if a >= T::zero() { (0, a) } else { (1, -a) })
+    }
     fn core_vertex_count(&self) -> usize {
         2
     }
@@ -181,6 +225,10 @@ impl<T: Real> Polygonal<T> for Segment<T> {
 }
 
 impl<T: Real> Polygonal<T> for Capsule<T> {
+    fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
+        let a = self.core_axis(0).dot(dir);
+        Some(if a >= T::zero() { (0, a) } else { (1, -a) })
+    }
     fn core_vertex_count(&self) -> usize {
         2
     }
@@ -198,7 +246,39 @@ impl<T: Real> Polygonal<T> for Capsule<T> {
     }
 }
 
+/// The outward normal of face `f` of a box in its frame: faces 0 to 3 are
+/// the bottom, right, top and left sides (edge `f` from vertex `f`).
+#[inline]
+fn box_face_normal<T: Real>(f: usize) -> Vector2<T> {
+    match f {
+        0 => -Vector2::y(),
+        1 => Vector2::x(),
+        2 => Vector2::y(),
+        _ => -Vector2::x(),
+    }
+}
+
+/// The box face best aligned with the unit `dir` and that alignment: the
+/// side of the larger component (x on a tie).
+#[inline]
+fn box_best_face<T: Real>(dir: &Vector2<T>) -> (usize, T) {
+    let (ax, ay) = (num_traits::Float::abs(dir.x), num_traits::Float::abs(dir.y));
+    if ax >= ay {
+        if dir.x >= T::zero() { (1, ax) } else { (3, ax) }
+    } else if dir.y >= T::zero() {
+        (2, ay)
+    } else {
+        (0, ay)
+    }
+}
+
 impl<T: Real> Polygonal<T> for Aabb<T> {
+    fn core_face_normal(&self, f: usize) -> Vector2<T> {
+        box_face_normal(f)
+    }
+    fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
+        Some(box_best_face(dir))
+    }
     fn core_vertex_count(&self) -> usize {
         4
     }
@@ -232,6 +312,12 @@ impl<T: Real> Polygonal<T> for Aabb<T> {
 }
 
 impl<T: Real> Polygonal<T> for Obb<T> {
+    fn core_face_normal(&self, f: usize) -> Vector2<T> {
+        box_face_normal(f)
+    }
+    fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
+        Some(box_best_face(dir))
+    }
     fn core_vertex_count(&self) -> usize {
         4
     }

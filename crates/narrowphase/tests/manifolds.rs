@@ -46,10 +46,6 @@ use proptest::prelude::*;
 use shape::prelude::*;
 use support::every_ordered_pair;
 
-fn cases(n: u32) -> u32 {
-    shape::testing::cases(n)
-}
-
 fn manifold<T: Real>(
     a: &dyn Shape<T>,
     pa: &Isometry2<T>,
@@ -146,7 +142,7 @@ fn properties<T: Real>(
 
 fn every_pair_properties<T: Real>() {
     every_ordered_pair(
-        cases(64),
+        64,
         || 0.0f64..2.0,
         |(sa, sb, pa, pb, prediction)| properties::<T>(&sa, &sb, pa, pb, prediction),
     );
@@ -167,7 +163,7 @@ fn every_pair_properties_f64() {
 /// poses alone are mostly far apart).
 fn close_properties<T: Real>() {
     every_ordered_pair(
-        cases(64),
+        64,
         || (0.0f64..0.3, -0.2f64..0.2),
         |(sa, sb, pa, pb, (prediction, gap))| {
             let (a, b) = (build::<f64>(&sa), build::<f64>(&sb));

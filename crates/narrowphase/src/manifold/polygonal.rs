@@ -79,17 +79,6 @@ fn flat_tolerance<T: Real>() -> T {
     T::from(1e-4).unwrap_or_else(T::epsilon)
 }
 
-/// The number of faces of a core: `n` for a polygon, 2 for a segment (its two
-/// sides), none for a point.
-#[inline]
-fn face_count<T: Real, S: Polygonal<T> + ?Sized>(s: &S) -> usize {
-    match s.core_vertex_count() {
-        0 | 1 => 0,
-        2 => 2,
-        n => n,
-    }
-}
-
 /// The ends of face `f` (local frame): vertices `f` and `f + 1`; a segment's
 /// both sides run between its two ends.
 #[inline]
@@ -102,33 +91,11 @@ fn face_ends<T: Real, S: Polygonal<T> + ?Sized>(s: &S, f: usize) -> (usize, usiz
     }
 }
 
-/// The outward unit normal of face `f` in the shape's frame.
-#[inline]
-fn face_normal<T: Real, S: Polygonal<T> + ?Sized>(s: &S, f: usize) -> Vector2<T> {
-    if s.core_vertex_count() == 2 {
-        let axis = s.core_axis(0);
-        // The segment normal is (d.y, −d.x)/|d|: side 0 faces along it.
-        return if f == 0 { axis } else { -axis };
-    }
-    if s.has_edge_normals() {
-        return s.core_axis(f);
-    }
-    let (i, j) = face_ends(s, f);
-    let d = s.core_vertex(j) - s.core_vertex(i);
-    crate::polygonal::unit(Vector2::new(d.y, -d.x))
-}
-
 /// The face whose outward normal is best aligned with `dir` (shape frame,
 /// unit) and that alignment; `None` for a point core.
+#[inline]
 fn best_face<T: Real, S: Polygonal<T> + ?Sized>(s: &S, dir: &Vector2<T>) -> Option<(usize, T)> {
-    let mut best: Option<(usize, T)> = None;
-    for f in 0..face_count(s) {
-        let a = face_normal(s, f).dot(dir);
-        if best.is_none_or(|(_, b)| a > b) {
-            best = Some((f, a));
-        }
-    }
-    best
+    s.core_best_face(dir)
 }
 
 /// The core vertex farthest along `dir` (shape frame), the first of equals.
@@ -179,7 +146,13 @@ pub(crate) fn polygonal_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     contact: impl FnOnce(&A, &B, &Isometry2<T>) -> Option<Contact<T>>,
     closest: impl FnOnce(&A, &B, &Isometry2<T>, T) -> ClosestPoints<T>,
 ) -> Option<Manifold<T>> {
-    let e = exact(contact(a, b, b_in_a), || closest(a, b, b_in_a, prediction))?;
+    let c = contact(a, b, b_in_a);
+    // Shapes that do not intersect are at a positive distance: with no
+    // prediction, no manifold (and no closest points to compute).
+    if c.is_none() && prediction <= T::zero() {
+        return None;
+    }
+    let e = exact(c, || closest(a, b, b_in_a, prediction))?;
     Some(complete(a, b, b_in_a, prediction, &e))
 }
 
