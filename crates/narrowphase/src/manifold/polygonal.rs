@@ -262,6 +262,19 @@ fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let h1 = sign * q1.coords.dot(&n);
     let h2 = sign * q2.coords.dot(&n);
     let h_min = if h1 <= h2 { h1 } else { h2 };
+    // The incident edge's lowest end must be where the exact answer touches:
+    // the incident core's point there (the witness point moved in by the
+    // radius) at the same height. A normal the exact kernel could only take
+    // from rounding noise (shapes touching up to rounding) may point
+    // anywhere; then the exact single point is all there is to trust.
+    let witness = match reference {
+        Reference::A => e.point_b + n * b.radius(),
+        Reference::B => e.point_a - n * a.radius(),
+    };
+    let h_tol = height_tolerance(&[r1, r2, q1, q2, witness], e.separation);
+    if num_traits::Float::abs(sign * witness.coords.dot(&n) - h_min) > h_tol {
+        return single();
+    }
 
     // Clip the incident edge to the reference face's extent across n.
     let t = Vector2::new(-n.y, n.x);
@@ -277,7 +290,6 @@ fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let ref_feature = |f: usize| Feature::Edge(index(f));
     let mut out: Option<Manifold<T>> = None;
     let mut deepest_kept = false;
-    let h_tol = height_tolerance(&[r1, r2, q1, q2], e.separation);
     for (q, tq, vertex) in [(q1, t1, qi), (q2, t2, qj)] {
         // Clip this end towards the other one when it lies outside.
         let (other, t_other) = if vertex == qi { (q2, t2) } else { (q1, t1) };

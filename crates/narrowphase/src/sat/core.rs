@@ -212,9 +212,12 @@ pub(crate) fn apart_from_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             by_edge: closest_direction(edge, &pa, &pb, Some(&face.axis(a, b, b_in_a))),
         }
     });
-    let (n, d) = by_edge.unwrap_or_else(|| {
-        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), face.axis(a, b, b_in_a)));
-        (n, d)
+    let (n, d) = by_edge.unwrap_or_else(|| match length_and_direction(pb - pa) {
+        // As in `separated_cores`: points that coincide up to rounding give
+        // no direction; the separating face's normal does.
+        Some((d, n)) if d > coincidence(&pa, &pb) => (n, d),
+        Some((d, _)) => (face.axis(a, b, b_in_a), d),
+        None => (face.axis(a, b, b_in_a), T::zero()),
     });
     ClosestPoints::apart(pa, pb, Unit::new_unchecked(n), d, max_distance)
 }
@@ -269,8 +272,15 @@ fn separated_cores<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         return ClosestPoints::Intersecting;
     }
     let (n, d) = closest_direction(edge, &pa, &pb, Some(&axis)).unwrap_or_else(|| {
-        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), axis));
-        (n, d)
+        match length_and_direction(pb - pa) {
+            // Points that coincide up to rounding have no direction worth
+            // the name (an f64 box corner 2e-16 from a turned box's side
+            // gave the normal (0, 1) off that noise, which is no direction
+            // between the shapes): the separating axis then.
+            Some((d, n)) if d > coincidence(&pa, &pb) => (n, d),
+            Some((d, _)) => (axis, d),
+            None => (axis, T::zero()),
+        }
     });
     ClosestPoints::apart(
         pa + n * ra,
@@ -279,6 +289,13 @@ fn separated_cores<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         d - radii,
         max_distance,
     )
+}
+
+/// How far apart two points computed at their magnitude may be and still
+/// be the same point up to rounding: `16 ε` times their largest coordinate.
+#[inline]
+fn coincidence<T: Real>(pa: &Point2<T>, pb: &Point2<T>) -> T {
+    T::epsilon() * T::lit(16.0) * Float::max(pa.coords.amax(), pb.coords.amax())
 }
 
 enum CoreSat<T: Real> {
