@@ -12,7 +12,9 @@
 //! | [`cuboid_cuboid`], [`cuboid_aabb3`] | 15-axis separating-axis test, axis-aligned fast path |
 //! | [`aabb3_aabb3`] | three interval tests with early outs |
 //!
-//! Each has a `_contact` variant returning a [`Contact3`]. Kernels take B's pose
+//! Each has a `_contact` variant returning a [`Contact3`], a `_closest_points`
+//! variant, and a `_manifold` variant returning a contact manifold (one point
+//! with a sphere, up to 4 for two boxes; [`contact_manifold3`]). Kernels take B's pose
 //! in A's frame (`b_in_a`) and answer in A's frame; [`DispatchTable3`] routes
 //! `dyn Shape3` pairs in world space.
 //!
