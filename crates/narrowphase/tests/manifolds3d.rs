@@ -11,7 +11,8 @@
 //! under a rigid motion of both shapes, `separation = (point_b − point_a) ·
 //! normal`, the deepest separation is `contact3`'s `−depth` (or the
 //! distance) bit for bit, points on the shapes' surfaces, ids stable under
-//! small motions of a resting box. Bad input: typed errors, no panic.
+//! small motions of a resting box; far from the origin, the same manifold
+//! as near it. Bad input: typed errors, no panic.
 //!
 //! Tolerances: `test_tolerance(scale)` (256 ε times the scale, so about
 //! 3e-5 in f32 and 6e-14 in f64 for unit shapes) unless a case states more.
@@ -675,6 +676,91 @@ proptest! {
     #[test]
     fn resting_f64((k, h, c, o, j) in resting_case()) {
         resting_ids::<f64>(k, h, c, o, j)?;
+    }
+}
+
+// ------------------------------------------------------- far from the origin
+
+/// Both shapes moved by the same offset `O` (f32 up to 1e5, f64 up to
+/// 1e12), translations on the float grid at `O` so that the far poses are
+/// exact (as `pairs3d.rs`): the relative pose is the same bit for bit, so the
+/// manifold in A's frame is too: the same normal, separations and ids, and
+/// the world points moved by `O` up to one spacing `h` of output rounding.
+fn far_props<T: Real>(
+    sa: Spec,
+    pa: [f64; 6],
+    sb: Spec,
+    pb: [f64; 6],
+    (u, dir): (f64, [f64; 3]),
+) -> Result<(), TestCaseError> {
+    let max: f64 = if T::epsilon().as_f64() > 1e-10 {
+        1e5
+    } else {
+        1e12
+    };
+    let norm = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
+    prop_assume!(norm > 1e-3);
+    let m = max.powf(u);
+    let h = 2f64.powf((2.0 * (m + 8.0_f64)).log2().floor()) * T::epsilon().as_f64();
+    let snap = |x: f64| (x / h).round() * h;
+    let o = dir.map(|d| snap(d / norm * m));
+    let snapped = |p: [f64; 6]| [snap(p[0]), snap(p[1]), snap(p[2]), p[3], p[4], p[5]];
+    let (pa, pb) = (snapped(pa), snapped(pb));
+    let moved = |p: [f64; 6]| [p[0] + o[0], p[1] + o[1], p[2] + o[2], p[3], p[4], p[5]];
+    let (a, b) = (build::<T>(&sa), build::<T>(&sb));
+    let pred = T::half();
+    let near = contact_manifold3(a.as_ref(), &iso(&pa), b.as_ref(), &iso(&pb), pred).unwrap();
+    let far = contact_manifold3(
+        a.as_ref(),
+        &iso(&moved(pa)),
+        b.as_ref(),
+        &iso(&moved(pb)),
+        pred,
+    )
+    .unwrap();
+    prop_assert_eq!(near.is_some(), far.is_some(), "offset {:?}", o);
+    let (Some(x), Some(y)) = (near, far) else {
+        return Ok(());
+    };
+    let tol = tol::<T>(16.0).as_f64();
+    prop_assert!(
+        (x.normal().into_inner() - y.normal().into_inner())
+            .norm()
+            .as_f64()
+            <= tol
+    );
+    prop_assert_eq!(ids(&x), ids(&y));
+    for q in x.points() {
+        let w = y.point_with_id(q.id).unwrap();
+        prop_assert!(
+            (q.separation - w.separation).as_f64().abs() <= tol,
+            "{q:?} vs {w:?}"
+        );
+        for (p, r) in [(q.point_a, w.point_a), (q.point_b, w.point_b)] {
+            for i in 0..3 {
+                let d = r[i].as_f64() - o[i] - p[i].as_f64();
+                prop_assert!(d.abs() <= h + tol, "{p:?} near, {r:?} far, offset {o:?}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn offset() -> impl Strategy<Value = (f64, [f64; 3])> {
+    (0.0..=1.0_f64, prop::array::uniform3(-1.0..1.0_f64))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
+
+    #[test]
+    fn far_f32(sa in spec(), pa in near(), sb in spec(), pb in near(), o in offset()) {
+        far_props::<f32>(sa, pa, sb, pb, o)?;
+    }
+
+    #[test]
+    fn far_f64(sa in spec(), pa in near(), sb in spec(), pb in near(), o in offset()) {
+        far_props::<f64>(sa, pa, sb, pb, o)?;
     }
 }
 
