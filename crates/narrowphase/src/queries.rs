@@ -16,6 +16,10 @@
 //! | [`ShapeCastQuery`] | 3 | [`ShapeCastArgs`](crate::cast::ShapeCastArgs) (velocities, `max_toi`, options) | `Option<`[`ShapeCastHit`](crate::cast::ShapeCastHit)`>` | conservative advancement on the closest-points fallback |
 //! | [`ManifoldQuery`] | 4 | `prediction` (`≥ 0`, may be `+∞`) | `Option<`[`Manifold`](crate::manifold::Manifold)`>` | one point from the contact or closest-points fallback |
 //!
+//! In 3D (`dim3/dispatch3.rs`) the answers are the 3D types
+//! ([`Manifold3`](crate::manifold::Manifold3) for the manifold) and no query
+//! has a fallback: a pair without a kernel is unsupported.
+//!
 //! Slots 5 and up are free for the next queries.
 
 /// Whether two shapes intersect (touching counts): `bool`.

@@ -42,6 +42,28 @@
 //! same two ids whichever box is the reference, so the ids survive the
 //! jitter of a resting contact. Ellipses (smooth, with no core) contribute
 //! one point whose feature is [`Feature::Surface`].
+//!
+//! # 3D
+//!
+//! The 3D kernels (`dim3/manifold3.rs`, served by the 3D table and
+//! [`contact_manifold3`](crate::dim3::contact_manifold3)) start the same
+//! way, from the pair's exact [`contact3`](crate::dim3::contact3) or 3D
+//! closest points. A pair with a sphere has that one point. Two boxes
+//! ([`Cuboid`](shape::Cuboid), [`Aabb3`](shape::Aabb3)) whose contact is
+//! flat on a face (the same small angle as in 2D) get up to 4 points: the
+//! incident face's quad is clipped against the reference face's 4 side
+//! planes (Sutherland–Hodgman, at most 8 vertices in fixed arrays), each
+//! vertex left is a point whose separation is the exact one plus its height
+//! above the lowest (the lowest gets the exact separation, bit for bit),
+//! points beyond `prediction` are dropped, and more than 4 are reduced to
+//! the deepest, the farthest from it and the two that span the largest
+//! area. An edge–edge or vertex contact has one point. The ids follow the
+//! 2D rule: an unclipped incident vertex is (reference face, incident
+//! vertex), an incident edge cut by a side plane is (reference edge,
+//! incident edge), a reference corner inside the incident face is
+//! (reference vertex, incident face), so a box resting on a box has the same
+//! ids whichever face is the reference. The numbering of a box's vertices,
+//! edges and faces is in the [`Feature`] documentation.
 
 pub mod pairs;
 pub mod polygonal;
@@ -60,8 +82,17 @@ pub const MAX_MANIFOLD_POINTS: usize = 4;
 /// from vertex `i` to vertex `i + 1`. A segment's or capsule's vertices 0
 /// and 1 are its ends; its edges 0 and 1 are its two sides (edge 0 faces
 /// along the segment's normal `(d.y, −d.x)/|d|` for `d` from end 0 to end 1,
-/// edge 1 the other way). A point or circle is vertex 0. In 3D a cuboid has
-/// vertices 0–7, edges 0–11 and faces 0–5, a sphere is vertex 0.
+/// edge 1 the other way). A point or circle is vertex 0.
+///
+/// In 3D a box (a cuboid or an `Aabb3`, in its own axes `x, y, z`) has
+/// vertices 0–7, edges 0–11 and faces 0–5, and a sphere is vertex 0:
+/// vertex `k` has coordinate `+h` on axis `i` when bit `i` of `k` is set
+/// (vertex 0 is the `min` corner, 7 the `max` one, as `Cuboid::vertices`);
+/// face `2i` has outward normal `−e_i` and face `2i + 1` has `+e_i` (faces
+/// `−x, +x, −y, +y, −z, +z`); edge `4i + m` is parallel to axis `i`, on the
+/// `+` side of axis `(i + 1) mod 3` when bit 0 of `m` is set and of axis
+/// `(i + 2) mod 3` when bit 1 is (edge 0 runs along `x` at `y = −h_y,
+/// z = −h_z`, edge 11 along `z` at `x = +h_x, y = +h_y`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Feature {
     /// A vertex of the shape's core.

@@ -1,6 +1,6 @@
 //! One manifold kernel per built-in 2D pair, named `<a>_<b>_manifold` as the
 //! register block lists them: the pairs of shapes with cores go through
-//! [`polygonal_manifold`] on the pair's own exact contact and closest-points
+//! `polygonal::polygonal_manifold` on the pair's own exact contact and closest-points
 //! kernels; the pairs with an ellipse have one point, from the same exact
 //! kernels, with the ellipse's feature [`Feature::Surface`].
 
