@@ -549,21 +549,21 @@ impl<T: Real> Space<T, 3> for Dim<3> {
             _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
         }
     }
-    /// Not served yet: the 3D table has no manifold query, so every pair is
-    /// [`DispatchError::Unsupported`].
     #[inline]
     fn contact_manifold_stored(
-        _table: &DispatchTable3<T>,
+        table: &DispatchTable3<T>,
         a: &Stored3<T>,
-        _pose_a: &Isometry3<T>,
+        pose_a: &Isometry3<T>,
         b: &Stored3<T>,
-        _pose_b: &Isometry3<T>,
-        _prediction: T,
+        pose_b: &Isometry3<T>,
+        prediction: T,
     ) -> Result<Option<Manifold<T, 3>>, DispatchError> {
-        Err(DispatchError::Unsupported {
-            a: a.shape().kind(),
-            b: b.shape().kind(),
-        })
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => {
+                table.query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
+            }
+            _ => table.contact_manifold(a.shape(), pose_a, b.shape(), pose_b, prediction),
+        }
     }
     fn closest_points(
         table: &DispatchTable3<T>,

@@ -680,3 +680,279 @@ fn unanswerable_pairs_are_reported_once() {
     assert_eq!((on.manifolds[0].a, on.manifolds[0].b), (circle, other));
     assert!(on.pairs.is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// 3D: spheres, cuboids and axis-aligned boxes.
+
+mod dim3 {
+    use super::*;
+    use broadphase::World3;
+    use nalgebra::{Isometry3, Vector3};
+    use narrowphase::Manifold3;
+    use narrowphase::dim3::DispatchTable3;
+    use shape::{Aabb3, Cuboid, Shape3, Sphere};
+
+    #[derive(Debug, Clone)]
+    enum Spec3 {
+        Sphere(f64),
+        Cuboid([f64; 3]),
+        Aabb3([f64; 3]),
+    }
+
+    fn spec3() -> impl Strategy<Value = Spec3> {
+        let size = prop_oneof![4 => 0.1f64..3.0, 1 => 0.01f64..0.1, 1 => 3.0f64..10.0];
+        prop_oneof![
+            size.clone().prop_map(Spec3::Sphere),
+            prop::array::uniform3(size.clone()).prop_map(Spec3::Cuboid),
+            prop::array::uniform3(size).prop_map(Spec3::Aabb3),
+        ]
+    }
+
+    fn pose3() -> impl Strategy<Value = [f64; 6]> {
+        (
+            prop::array::uniform3(-8.0f64..8.0),
+            prop::array::uniform3(-3.2f64..3.2),
+        )
+            .prop_map(|(t, r)| [t[0], t[1], t[2], r[0], r[1], r[2]])
+    }
+
+    fn build3<T: Real>(s: &Spec3) -> Box<dyn Shape3<T>> {
+        let v = |a: &[f64; 3]| Vector3::new(T::lit(a[0]), T::lit(a[1]), T::lit(a[2]));
+        match s {
+            Spec3::Sphere(r) => Box::new(Sphere::new(T::lit(*r)).unwrap()),
+            Spec3::Cuboid(h) => Box::new(Cuboid::new(v(h)).unwrap()),
+            Spec3::Aabb3(h) => Box::new(Aabb3::from_half_extents(v(h)).unwrap()),
+        }
+    }
+
+    fn iso3<T: Real>(p: [f64; 6]) -> Isometry3<T> {
+        Isometry3::new(
+            Vector3::new(T::lit(p[0]), T::lit(p[1]), T::lit(p[2])),
+            Vector3::new(T::lit(p[3]), T::lit(p[4]), T::lit(p[5])),
+        )
+    }
+
+    fn ids3<T: Real>(m: &Manifold3<T>) -> Vec<FeatureId> {
+        m.points().iter().map(|p| p.id).collect()
+    }
+
+    /// Brute force over every pair that passes the filters, by insertion
+    /// order (the handles' order in a fresh world).
+    fn brute_force3<T: Real>(
+        objects: &[(Spec3, [f64; 6], Filter)],
+        p: T,
+    ) -> Vec<(usize, usize, Manifold3<T>)> {
+        let table = DispatchTable3::<T>::new();
+        let mut out = Vec::new();
+        for i in 0..objects.len() {
+            for j in i + 1..objects.len() {
+                let (x, y) = (&objects[i], &objects[j]);
+                if !x.2.accepts(&y.2) {
+                    continue;
+                }
+                let (sa, sb) = (build3::<T>(&x.0), build3::<T>(&y.0));
+                let m = table
+                    .contact_manifold(
+                        sa.as_ref(),
+                        &iso3::<T>(x.1),
+                        sb.as_ref(),
+                        &iso3::<T>(y.1),
+                        p,
+                    )
+                    .expect("built-in 3D pairs have a manifold kernel");
+                if let Some(m) = m {
+                    out.push((i, j, m));
+                }
+            }
+        }
+        out
+    }
+
+    /// Brute force in a scene, then after every object moved a little, with
+    /// the matches of the second query against the first's ids; the contact
+    /// pairs equal those of a world with manifolds off.
+    fn scene3_prop<T: Real>(
+        mut scene: Vec<(Spec3, [f64; 6], Filter)>,
+        nudge: [f64; 6],
+        cell: f64,
+        p: f64,
+    ) -> Result<(), TestCaseError> {
+        let mut world = World3::<T>::new(T::lit(cell)).unwrap();
+        let mut twin = World3::<T>::new(T::lit(cell)).unwrap();
+        world.set_manifolds(Some(T::lit(p))).unwrap();
+        let mut handles = Vec::new();
+        let mut twins = Vec::new();
+        for (s, q, f) in &scene {
+            handles.push(
+                world
+                    .insert_boxed(build3::<T>(s), iso3::<T>(*q), *f)
+                    .unwrap(),
+            );
+            twins.push(
+                twin.insert_boxed(build3::<T>(s), iso3::<T>(*q), *f)
+                    .unwrap(),
+            );
+        }
+        let mut previous: HashMap<(Handle, Handle), Vec<FeatureId>> = HashMap::new();
+        for round in 0..2 {
+            if round == 1 {
+                for (k, (_, q, _)) in scene.iter_mut().enumerate() {
+                    for (c, d) in q.iter_mut().zip(nudge) {
+                        *c += d;
+                    }
+                    world.set_pose(handles[k], iso3::<T>(*q)).unwrap();
+                    twin.set_pose(twins[k], iso3::<T>(*q)).unwrap();
+                }
+            }
+            world.validate().unwrap();
+            let got = world.collisions().clone();
+            let plain = twin.collisions();
+            prop_assert!(got.errors.is_empty());
+            prop_assert_eq!(got.pairs.len(), plain.pairs.len());
+            for (x, y) in got.pairs.iter().zip(&plain.pairs) {
+                prop_assert_eq!((x.a.index(), x.b.index()), (y.a.index(), y.b.index()));
+                prop_assert_eq!(x.contact, y.contact);
+            }
+            let want: Vec<_> = brute_force3::<T>(&scene, T::lit(p))
+                .into_iter()
+                .map(|(i, j, m)| (handles[i], handles[j], m))
+                .collect();
+            let have: Vec<_> = got
+                .manifolds
+                .iter()
+                .map(|m| (m.a, m.b, m.manifold))
+                .collect();
+            prop_assert_eq!(&have, &want);
+            for pm in &got.manifolds {
+                let mut e = [None; MAX_MANIFOLD_POINTS];
+                if let Some(prev) = previous.get(&(pm.a, pm.b)) {
+                    for (o, q) in e.iter_mut().zip(pm.manifold.points()) {
+                        *o = prev.iter().position(|id| *id == q.id).map(|k| k as u8);
+                    }
+                }
+                prop_assert_eq!(pm.matched, e);
+            }
+            previous = got
+                .manifolds
+                .iter()
+                .map(|m| ((m.a, m.b), ids3(&m.manifold)))
+                .collect();
+        }
+        Ok(())
+    }
+
+    fn filter3() -> impl Strategy<Value = Filter> {
+        prop_oneof![3 => Just(Filter::ALL), 1 => Just(Filter::new(2, !2))]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: shape::testing::cases(64), ..ProptestConfig::default() })]
+        #[test]
+        fn scenes3_f32(
+            s in prop::collection::vec((spec3(), pose3(), filter3()), 0..20),
+            n in (prop::array::uniform3(-0.05f64..0.05), prop::array::uniform3(-0.02f64..0.02)),
+            c in prop_oneof![0.2f64..2.0, 2.0f64..40.0],
+            p in prediction(),
+        ) {
+            scene3_prop::<f32>(s, [n.0[0], n.0[1], n.0[2], n.1[0], n.1[1], n.1[2]], c, p)?;
+        }
+        #[test]
+        fn scenes3_f64(
+            s in prop::collection::vec((spec3(), pose3(), filter3()), 0..20),
+            n in (prop::array::uniform3(-0.05f64..0.05), prop::array::uniform3(-0.02f64..0.02)),
+            c in prop_oneof![0.2f64..2.0, 2.0f64..40.0],
+            p in prediction(),
+        ) {
+            scene3_prop::<f64>(s, [n.0[0], n.0[1], n.0[2], n.1[0], n.1[1], n.1[2]], c, p)?;
+        }
+    }
+
+    /// A unit cube resting on a slab, sunk by 0.01, slid by tiny
+    /// translations: every point stays matched to a point of the same
+    /// features.
+    fn resting3<T: Real>() {
+        let mut world = World3::<T>::new(T::two()).unwrap();
+        let slab = world
+            .insert(
+                Cuboid::new(Vector3::new(T::lit(5.0), T::lit(5.0), T::half())).unwrap(),
+                Isometry3::identity(),
+                Filter::ALL,
+            )
+            .unwrap();
+        let cube = world
+            .insert(
+                Cuboid::new(Vector3::new(T::half(), T::half(), T::half())).unwrap(),
+                Isometry3::translation(T::zero(), T::zero(), T::lit(0.99)),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.set_manifolds(Some(T::lit(0.05))).unwrap();
+        let first = world.collisions().manifolds.clone();
+        assert_eq!(first.len(), 1);
+        assert_eq!((first[0].a, first[0].b), (slab, cube));
+        assert_eq!(first[0].matched, [None; MAX_MANIFOLD_POINTS]);
+        for k in 0..50 {
+            let t = T::lit(1e-3 * f64::from(k % 7) - 3e-3);
+            world
+                .set_pose(
+                    cube,
+                    Isometry3::translation(t, -t, T::lit(0.99) + t * T::lit(0.1)),
+                )
+                .unwrap();
+            let now = world.collisions().manifolds.clone();
+            assert_eq!(now.len(), 1);
+            let pm = now[0];
+            for (i, _) in pm.manifold.points().iter().enumerate() {
+                assert!(pm.matched[i].is_some(), "{pm:?}");
+            }
+        }
+        // Replacing the cube's shape forgets its history.
+        world
+            .replace_shape(
+                cube,
+                Cuboid::new(Vector3::new(T::half(), T::half(), T::half())).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(
+            world.collisions().manifolds[0].matched,
+            [None; MAX_MANIFOLD_POINTS]
+        );
+    }
+    shape::for_each_precision!(resting_cube_keeps_matches, resting3);
+
+    /// Two unit spheres 1.5 apart in 2-cells: a speculative manifold with a
+    /// prediction of 2, none with 1.
+    fn speculative3<T: Real>() {
+        let mut world = World3::<T>::new(T::two()).unwrap();
+        world
+            .insert(
+                Sphere::new(T::one()).unwrap(),
+                Isometry3::identity(),
+                Filter::ALL,
+            )
+            .unwrap();
+        world
+            .insert(
+                Sphere::new(T::one()).unwrap(),
+                Isometry3::translation(T::lit(2.5), T::lit(2.0), T::zero()),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.set_manifolds(Some(T::two())).unwrap();
+        let c = world.collisions();
+        assert!(c.pairs.is_empty());
+        assert_eq!(c.manifolds.len(), 1);
+        let s = c.manifolds[0].manifold.points()[0].separation;
+        let want = (2.5f64 * 2.5 + 4.0).sqrt() - 2.0;
+        assert!(close(s, T::lit(want), 1e-5), "{s:?}");
+        world.set_manifolds(Some(T::one())).unwrap();
+        assert!(world.collisions().manifolds.is_empty());
+        world.validate().unwrap();
+        assert_eq!(
+            world.set_manifolds(Some(T::nan())),
+            Err(WorldError::InvalidPrediction)
+        );
+        assert_eq!(world.manifold_prediction(), Some(T::one()));
+    }
+    shape::for_each_precision!(speculative_spheres, speculative3);
+}

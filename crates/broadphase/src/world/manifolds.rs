@@ -1,6 +1,7 @@
-//! Contact manifolds in the world, kept from frame to frame: with
+//! Contact manifolds in the world (2D and 3D), kept from frame to frame: with
 //! [`World::set_manifolds`] on, [`World::collisions`] also answers every
-//! pair's contact manifold (`narrowphase::Manifold`) within a prediction, and
+//! pair's contact manifold (`narrowphase::Manifold<T, D>`, from the
+//! dimension's dispatch table) within a prediction, and
 //! matches each manifold point to the point of the pair's manifold at the
 //! previous query that has the same feature id, for a solver to carry its
 //! accumulated impulses over (warm starting).
@@ -229,7 +230,8 @@ where
     /// [`Collisions::manifolds`](crate::Collisions::manifolds): every pair
     /// that passes the filters and whose shapes are apart by at most `p`
     /// (touching or *speculative*), with its contact manifold
-    /// (`Table::contact_manifold` with prediction `p`) and the matches of
+    /// (`Table::contact_manifold` with prediction `p`, the dimension's
+    /// table: `DispatchTable` in 2D, `DispatchTable3` in 3D) and the matches of
     /// its points to the pair's manifold at the previous query
     /// ([`PairManifold::matched`]), for a solver to warm-start. `pairs`,
     /// `started`, `stopped` and `swept` stay those of the touching pairs.
