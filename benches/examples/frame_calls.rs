@@ -13,8 +13,7 @@
 //!
 //! Arguments: `<mode> <n> [reps]`.
 //! - `mode`: `off` (the plain frame: contacts only), or a prediction such as
-//!   `0` or `0.1` (contact manifolds on, `World::set_manifolds(Some(p))`;
-//!   only on a build that has them);
+//!   `0` or `0.1` (contact manifolds on, `World::set_manifolds(Some(p))`);
 //! - `n`: the number of objects.
 //!
 //! The program prints the wall-clock time per frame, the number of frames
@@ -113,7 +112,7 @@ fn main() {
     println!("frames {reps} checksum {sum}");
 }
 
-/// Turns manifolds on with prediction `p` (a build without them refuses).
+/// Turns manifolds on with prediction `p` (`None`: left off).
 fn set_prediction(world: &mut World<f32>, p: Option<f32>) {
     if let Some(p) = p {
         world.set_manifolds(Some(p)).expect("valid prediction");

@@ -251,6 +251,7 @@ fn model_prop<T: Real>(ops: Vec<Op>, cell: f64, first: Option<f64>) -> Result<()
                 prop_assert_eq!(got.stopped.len(), plain.stopped.len());
                 prop_assert!(got.errors.is_empty());
                 prop_assert!(got.stats.colliding_pairs == plain.stats.colliding_pairs);
+                same_queries(&world, &twin)?;
                 match on {
                     None => prop_assert!(got.manifolds.is_empty()),
                     Some(p) => {
@@ -280,6 +281,52 @@ fn model_prop<T: Real>(ops: Vec<Op>, cell: f64, first: Option<f64>) -> Result<()
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// The other queries answer the same with manifolds on (objects filed by
+/// grown boxes) as in the twin world with them off (the same operations, so
+/// the same slot indices).
+fn same_queries<T: Real>(world: &World<T>, twin: &World<T>) -> Result<(), TestCaseError> {
+    use broadphase::QueryFilter;
+    use shape::Ray;
+    let f = QueryFilter::default();
+    let idx = |v: Vec<Handle>| v.into_iter().map(Handle::index).collect::<Vec<_>>();
+    let probe = nalgebra::Point2::new(T::lit(0.5), T::lit(-0.25));
+    prop_assert_eq!(
+        idx(world.query_point(&probe).0),
+        idx(twin.query_point(&probe).0)
+    );
+    let ray = Ray::new(
+        nalgebra::Point2::new(T::lit(-15.0), T::lit(0.3)),
+        Vector2::new(T::one(), T::lit(0.1)),
+    );
+    let (x, y) = (
+        world.cast_ray(&ray, T::infinity(), f).unwrap(),
+        twin.cast_ray(&ray, T::infinity(), f).unwrap(),
+    );
+    prop_assert_eq!(
+        x.map(|(h, r)| (h.index(), r.toi)),
+        y.map(|(h, r)| (h.index(), r.toi))
+    );
+    let (x, y) = (
+        world.project_point(&probe, T::infinity(), f).unwrap(),
+        twin.project_point(&probe, T::infinity(), f).unwrap(),
+    );
+    prop_assert_eq!(
+        x.map(|(h, p)| (h.index(), p.point)),
+        y.map(|(h, p)| (h.index(), p.point))
+    );
+    let ball = Circle::new(T::half()).unwrap();
+    let at = Isometry2::translation(T::one(), T::one());
+    let near = |w: &World<T>| -> Vec<(u32, T)> {
+        w.query_distance(&ball, &at, T::lit(3.0), f)
+            .unwrap()
+            .into_iter()
+            .map(|(h, d)| (h.index(), d))
+            .collect()
+    };
+    prop_assert_eq!(near(world), near(twin));
     Ok(())
 }
 
