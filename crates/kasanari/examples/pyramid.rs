@@ -46,12 +46,14 @@ use std::time::Instant;
 use kasanari::nalgebra::Point2;
 use sim::{BodyShape, R, Settings, Sim, StepInfo};
 
-/// The deepest penetration allowed at the end of the drop scene (m): the
-/// slop, as for the pyramid. A settled pile is held like a pyramid (its
-/// contacts are corrected to half the slop); a shape still rolling at the
-/// end may be a little deeper for a step, which the slop's other half
-/// absorbs.
-const DROP_DEPTH_BOUND: R = 2.0 * 2.0e-4;
+/// The deepest penetration allowed at the end of the drop scene (m): twice
+/// the solver's slop. A settled pile is held like the pyramid (contacts
+/// corrected to half the slop; 1.0–1.8·10⁻⁴ measured at the end over eight
+/// seeds), but a pile of round shapes settles later than a pyramid stands,
+/// and a shape still rolling at the end may be a little deeper for a step;
+/// the bound keeps one slop of room for that. A contact deeper than this
+/// is one the solver failed to resolve.
+const DROP_DEPTH_BOUND: R = 2.0 * sim::SLOP;
 
 /// The command line.
 struct Args {
@@ -97,7 +99,7 @@ fn parse_args() -> Result<Args, String> {
     if args.scene != "pyramid" && args.scene != "drop" {
         return Err(format!("unknown scene {:?} (pyramid or drop)", args.scene));
     }
-    if !(args.seconds >= 0.0 && args.seconds <= 3600.0) {
+    if !(0.0..=3600.0).contains(&args.seconds) {
         return Err(format!("--seconds {} is not in [0, 3600]", args.seconds));
     }
     if args.rows == 0 || args.rows > 100 {
@@ -228,7 +230,8 @@ fn pyramid_figures(sim: &Sim, top: usize, run: &Run) -> Vec<String> {
         b.position.y - b.start.translation.y,
         (b.angle - b.start.rotation.angle()).abs()
     );
-    if !(moved < 0.01) {
+    let stands = moved < 0.01;
+    if !stands {
         failures.push(format!(
             "the top box moved {:.3} % of its size (must be < 1 %)",
             100.0 * moved
@@ -247,7 +250,8 @@ fn pyramid_figures(sim: &Sim, top: usize, run: &Run) -> Vec<String> {
         "deepest penetration over the last second: {deepest:.3e} (slop {:.1e})",
         settings.slop
     );
-    if !(deepest <= settings.slop) {
+    let within = deepest <= settings.slop;
+    if !within {
         failures.push(format!(
             "penetration {deepest:.3e} over the last second, deeper than the slop {:.1e}",
             settings.slop
@@ -296,7 +300,8 @@ fn drop_figures(sim: &Sim, container: &scenes::Container, run: &Run) -> Vec<Stri
     println!(
         "deepest penetration at the end: {deepest:.3e} (bound {DROP_DEPTH_BOUND:.1e}); during the fall: {deepest_ever:.3e}"
     );
-    if !(deepest <= DROP_DEPTH_BOUND) {
+    let within = deepest <= DROP_DEPTH_BOUND;
+    if !within {
         failures.push(format!(
             "penetration {deepest:.3e} at the end, deeper than {DROP_DEPTH_BOUND:.1e}"
         ));
@@ -307,14 +312,23 @@ fn drop_figures(sim: &Sim, container: &scenes::Container, run: &Run) -> Vec<Stri
 /// An SVG of the bodies (static in grey) and the manifold points of the
 /// final state.
 fn picture(sim: &Sim) -> String {
+    // The view: every body's bounding box, cut 1.5 above the highest
+    // dynamic body (the drop scene's walls are far taller than its pile).
     let (mut lo, mut hi) = ([R::INFINITY; 2], [R::NEG_INFINITY; 2]);
+    let mut top = R::NEG_INFINITY;
     for b in &sim.bodies {
-        let r = b.shape.bounding_radius();
+        let Some(bb) = sim.world.grid().bounds(b.handle.index()) else {
+            continue;
+        };
         for k in 0..2 {
-            lo[k] = lo[k].min(b.position[k] - r);
-            hi[k] = hi[k].max(b.position[k] + r);
+            lo[k] = lo[k].min(bb.min[k]);
+            hi[k] = hi[k].max(bb.max[k]);
+        }
+        if !b.is_static() {
+            top = top.max(bb.max[1]);
         }
     }
+    hi[1] = hi[1].min(top + 1.5);
     let scale = (1200.0 / (hi[0] - lo[0]).max(hi[1] - lo[1])).min(60.0);
     let margin = 10.0;
     let (w, h) = (
