@@ -25,8 +25,9 @@
 //!    (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005). A
 //!    resting stack then starts each step from last step's answer, and the
 //!    iterations only correct what changed: this is what lets 10 iterations
-//!    hold a 20-row pyramid, where Gauss–Seidel from zero would need
-//!    hundreds.
+//!    hold a 20-row pyramid. Measured: with the same 10 iterations started
+//!    from zero every step, the pyramid collapses (its top box ends 6.2
+//!    lower after 10 s).
 //! 4. **Sequential impulses** (Catto, "Fast and Simple Physics using
 //!    Sequential Impulses", GDC 2006), `velocity_iterations` sweeps over the
 //!    rows, friction before the normal (so the normal, which matters more,
@@ -78,9 +79,9 @@
 //! frequency `ω` and a load `m g_eff`; summed down the pyramid's column
 //! (loads of 1 to 20 boxes) that sinks the top by `Σ 2ig/ω² ≈ 12 %` at
 //! Box2D's 30 Hz (a column estimate: the order of magnitude, not a
-//! measurement), and stiff enough springs need many substeps. Baumgarte feeds the
-//! position error into the velocities, so correcting a penetration adds
-//! kinetic energy (the jitter of stacks). NGS moves positions only:
+//! measurement), and stiff enough springs need many substeps. Baumgarte
+//! feeds the position error into the velocities, so correcting a
+//! penetration adds kinetic energy (the jitter of stacks). NGS moves positions only:
 //! velocities are untouched (no energy is added, no bounce out of a deep
 //! start), and the correction stops at its target depth whatever the load,
 //! so a column of 20 contacts sinks by 20 target depths.
@@ -97,7 +98,14 @@
 //! stream of tiny position corrections. Measured on the pyramid: the top
 //! box sinks `2.0·10⁻³` (20 contacts × `slop/2`) and the deepest point over
 //! the last second is `1.07·10⁻⁴`.
-
+//!
+//! # Cost
+//!
+//! Once warm, a step allocates nothing of its own: the manifolds, the
+//! constraint rows and the impulse cache live in buffers reused from step
+//! to step. The narrow phase dominates; the two solver passes are a few
+//! multiplications per row and sweep.
+//!
 //! # Limits
 //!
 //! No sleeping, no restitution, no joints, no continuous collision beyond
@@ -138,7 +146,7 @@ pub struct Settings {
     /// Sequential-impulse sweeps per step.
     pub velocity_iterations: usize,
     /// Position-correction sweeps per step (at most: it stops early when no
-    /// point is deeper than the slop).
+    /// point is deeper than its target, half the slop).
     pub position_iterations: usize,
     /// The fraction of the position error corrected per sweep (Box2D's 0.2).
     pub baumgarte: R,
