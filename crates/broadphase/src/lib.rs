@@ -16,8 +16,8 @@ pub mod world;
 pub use error::GridError;
 pub use grid::{Grid, Grid2, Grid3, GridStats, MAX_CELLS_PER_OBJECT, WalkStats};
 pub use narrowphase;
-pub use space::{Dim, Space};
+pub use space::{ContactType, Dim, Space};
 pub use world::{
-    Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, Object, PairContact, QueryFilter,
-    Stats, World, World2, World3, WorldError,
+    Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, Object, PairContact, PairManifold,
+    QueryFilter, Stats, World, World2, World3, WorldError,
 };

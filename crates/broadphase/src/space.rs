@@ -7,8 +7,8 @@ use core::fmt::Debug;
 use nalgebra::{Isometry2, Isometry3, Point, SVector, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{
-    ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, ShapeCastArgs,
-    ShapeCastHit, ShapeCastQuery,
+    ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, Manifold, ManifoldQuery,
+    ShapeCastArgs, ShapeCastHit, ShapeCastQuery,
 };
 use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
@@ -121,6 +121,23 @@ fn centre<T: Real, const D: usize>(b: &BoundingBox<T, D>) -> Point<T, D> {
     }))
 }
 
+/// A dimension's contact type names the dimension's contact manifold type, so
+/// that [`Collisions`](crate::Collisions) can hold both with one type
+/// parameter: [`Contact`] has [`Manifold<T, 2>`], [`Contact3`] has
+/// [`Manifold<T, 3>`].
+pub trait ContactType {
+    /// The contact manifold of the same dimension and precision.
+    type Manifold: Copy + Debug + PartialEq + Send + Sync;
+}
+
+impl<T: Real> ContactType for Contact<T> {
+    type Manifold = Manifold<T, 2>;
+}
+
+impl<T: Real> ContactType for Contact3<T> {
+    type Manifold = Manifold<T, 3>;
+}
+
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dim<const D: usize>;
@@ -133,8 +150,9 @@ pub trait Space<T: Real, const D: usize> {
     type Stored: Storage<Self::Shape>;
     /// The pose (`Isometry2<T>` or `Isometry3<T>`).
     type Pose: Copy + Debug + PartialEq + Send + Sync;
-    /// The contact (`Contact<T>` or `Contact3<T>`).
-    type Contact: Copy + Debug + PartialEq + Send + Sync;
+    /// The contact (`Contact<T>` or `Contact3<T>`), which names the
+    /// dimension's manifold.
+    type Contact: Copy + Debug + PartialEq + Send + Sync + ContactType<Manifold = Manifold<T, D>>;
     /// The dispatch table.
     type Table: Clone + Debug + Send + Sync;
 
@@ -180,6 +198,21 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Stored,
         pose_b: &Self::Pose,
     ) -> Result<Option<Self::Contact>, DispatchError>;
+    /// The narrow phase's contact manifold within `prediction` (world frame,
+    /// normal from `a` to `b`) of two shapes as the world stores them: two
+    /// built-in shapes go to the table by their types, others through their
+    /// trait objects (the same answer as `Table::contact_manifold`).
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn contact_manifold_stored(
+        table: &Self::Table,
+        a: &Self::Stored,
+        pose_a: &Self::Pose,
+        b: &Self::Stored,
+        pose_b: &Self::Pose,
+        prediction: T,
+    ) -> Result<Option<Manifold<T, D>>, DispatchError>;
     /// The narrow-phase closest points (world frame, normal from `a` to
     /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
     ///
@@ -327,6 +360,22 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         match (a.builtin(), b.builtin()) {
             (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
             _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
+        }
+    }
+    #[inline]
+    fn contact_manifold_stored(
+        table: &DispatchTable<T>,
+        a: &Stored2<T>,
+        pose_a: &Isometry2<T>,
+        b: &Stored2<T>,
+        pose_b: &Isometry2<T>,
+        prediction: T,
+    ) -> Result<Option<Manifold<T, 2>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => {
+                table.query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
+            }
+            _ => table.contact_manifold(a.shape(), pose_a, b.shape(), pose_b, prediction),
         }
     }
     fn closest_points(
@@ -498,6 +547,22 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         match (a.builtin(), b.builtin()) {
             (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
             _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
+        }
+    }
+    #[inline]
+    fn contact_manifold_stored(
+        table: &DispatchTable3<T>,
+        a: &Stored3<T>,
+        pose_a: &Isometry3<T>,
+        b: &Stored3<T>,
+        pose_b: &Isometry3<T>,
+        prediction: T,
+    ) -> Result<Option<Manifold<T, 3>>, DispatchError> {
+        match (a.builtin(), b.builtin()) {
+            (Some(x), Some(y)) => {
+                table.query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
+            }
+            _ => table.contact_manifold(a.shape(), pose_a, b.shape(), pose_b, prediction),
         }
     }
     fn closest_points(

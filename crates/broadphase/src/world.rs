@@ -10,15 +10,17 @@ use shape::{BoundingBox, Real};
 
 use crate::GridError;
 use crate::grid::Grid;
-use crate::space::{Dim, Space};
+use crate::space::{ContactType, Dim, Space};
 use crate::stored::Storage;
 
 mod cast;
 mod continuous;
+mod manifolds;
 mod queries;
 mod rays;
 mod slide;
 
+pub use manifolds::PairManifold;
 pub use queries::QueryFilter;
 pub use slide::{MoveHit, MoveOptions, Moved};
 
@@ -121,6 +123,9 @@ pub enum WorldError {
     NonFiniteVelocity,
     /// A move's skin distance is not a positive finite number.
     InvalidSkin,
+    /// A manifold prediction ([`World::set_manifolds`]) is NaN, infinite or
+    /// negative.
+    InvalidPrediction,
     /// The narrow phase could not answer a query for this object (a user
     /// shape with no kernel and no fallback for it): the query fails rather
     /// than answer without the object.
@@ -159,6 +164,9 @@ impl fmt::Display for WorldError {
                 )
             }
             Self::InvalidSkin => write!(f, "the skin distance must be a finite number > 0"),
+            Self::InvalidPrediction => {
+                write!(f, "the manifold prediction must be a finite number >= 0")
+            }
             Self::Narrowphase { handle, error } => {
                 write!(
                     f,
@@ -255,7 +263,9 @@ pub struct Stats {
     pub objects: usize,
     /// Pairs a brute-force test would make: `objects · (objects − 1) / 2`.
     pub all_pairs: u64,
-    /// Pairs whose bounding boxes overlap (the broad phase's output).
+    /// Pairs whose bounding boxes overlap (the broad phase's output; with
+    /// manifolds on and a positive prediction, whose boxes are within the
+    /// prediction, [`World::set_manifolds`]).
     pub candidate_pairs: usize,
     /// Candidate pairs that pass the filters.
     pub filtered_pairs: usize,
@@ -264,9 +274,10 @@ pub struct Stats {
 }
 
 /// The answer of [`World::collisions`]: `C` is the contact, `H` the shape
-/// cast hit of the dimension.
+/// cast hit of the dimension (the contact names the dimension's manifold
+/// type, [`ContactType`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Collisions<C, H> {
+pub struct Collisions<C: ContactType, H> {
     /// Every colliding pair, once, sorted by handles.
     pub pairs: Vec<PairContact<C>>,
     /// Pairs colliding now that were not at the previous query, sorted.
@@ -275,7 +286,9 @@ pub struct Collisions<C, H> {
     /// with an object removed since), sorted.
     pub stopped: Vec<(Handle, Handle)>,
     /// Pairs the narrow phase could not answer (user shapes with no kernel and
-    /// no fallback), never silently dropped.
+    /// no fallback), never silently dropped; with manifolds on, also the
+    /// pairs whose manifold it could not answer (a pair once, with its
+    /// contact's error if both failed).
     pub errors: Vec<(Handle, Handle, DispatchError)>,
     /// Every pair with a continuous object
     /// ([`World::set_continuous`]) whose motion since the previous query
@@ -288,11 +301,18 @@ pub struct Collisions<C, H> {
     /// Empty in a world without continuous objects. `started` and `stopped`
     /// are about `pairs` alone.
     pub swept: Vec<PairContact<H>>,
+    /// With manifolds on ([`World::set_manifolds`]): every pair that passes
+    /// the filters and has a contact manifold within the prediction (the
+    /// touching pairs of `pairs` and the *speculative* pairs, apart by at most
+    /// the prediction), once, sorted by handles, each with the matches of
+    /// its points to the pair's manifold at the previous query
+    /// ([`PairManifold::matched`]). Empty with manifolds off.
+    pub manifolds: Vec<PairManifold<C::Manifold>>,
     /// Counts.
     pub stats: Stats,
 }
 
-impl<C, H> Default for Collisions<C, H> {
+impl<C: ContactType, H> Default for Collisions<C, H> {
     fn default() -> Self {
         Self {
             pairs: Vec::new(),
@@ -300,6 +320,7 @@ impl<C, H> Default for Collisions<C, H> {
             stopped: Vec::new(),
             errors: Vec::new(),
             swept: Vec::new(),
+            manifolds: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -352,6 +373,9 @@ where
     continuous: Vec<u32>,
     /// The sweep's buffers (`world/continuous.rs`), kept between frames.
     sweep: continuous::SweepBuffers<T, D>,
+    /// The manifold settings and last query's feature ids
+    /// (`world/manifolds.rs`).
+    manifolds: manifolds::ManifoldState<T, D>,
     /// The parallel narrow phase's per-pair answers, kept between frames.
     #[cfg(feature = "rayon")]
     results: std::sync::Mutex<Vec<PairResult<<Dim<D> as Space<T, D>>::Contact>>>,
@@ -415,6 +439,7 @@ where
             out: Collisions::default(),
             continuous: Vec::new(),
             sweep: continuous::SweepBuffers::default(),
+            manifolds: manifolds::ManifoldState::default(),
             #[cfg(feature = "rayon")]
             results: std::sync::Mutex::default(),
         })
@@ -472,7 +497,7 @@ where
         pose: <Dim<D> as Space<T, D>>::Pose,
         filter: Filter,
     ) -> Result<Handle, WorldError> {
-        let bounds = Self::checked_bounds(&shape, &pose)?;
+        let bounds = self.filed_bounds(&shape, &pose)?;
         let index = match self.free.pop() {
             Some(i) => i,
             None => u32::try_from(self.slots.len()).map_err(|_| WorldError::Full)?,
@@ -557,7 +582,7 @@ where
         h: Handle,
         pose: <Dim<D> as Space<T, D>>::Pose,
     ) -> Result<(), WorldError> {
-        let bounds = Self::checked_bounds(self.check(h)?.shape(), &pose)?;
+        let bounds = self.filed_bounds(self.check(h)?.shape(), &pose)?;
         self.grid.update(h.index, bounds)?;
         if let Some(o) = self.slots[h.index as usize].object.as_mut() {
             o.pose = pose;
@@ -565,7 +590,9 @@ where
         Ok(())
     }
 
-    /// Replaces an object's shape and returns the old one.
+    /// Replaces an object's shape and returns the old one. With manifolds on,
+    /// the object's pairs forget their manifold history (the next query
+    /// matches none of their points).
     ///
     /// # Errors
     /// As [`World::set_pose`].
@@ -575,13 +602,15 @@ where
         shape: Box<<Dim<D> as Space<T, D>>::Shape>,
     ) -> Result<Box<<Dim<D> as Space<T, D>>::Shape>, WorldError> {
         let pose = self.check(h)?.pose;
-        let bounds = Self::checked_bounds(&shape, &pose)?;
+        let bounds = self.filed_bounds(&shape, &pose)?;
         self.grid.update(h.index, bounds)?;
         let o = self.slots[h.index as usize]
             .object
             .as_mut()
             .ok_or(WorldError::StaleHandle(h))?;
-        Ok(core::mem::replace(&mut o.shape, Storage::store(shape)).into_boxed())
+        let old = core::mem::replace(&mut o.shape, Storage::store(shape)).into_boxed();
+        self.manifolds.forget(h);
+        Ok(old)
     }
 
     /// Changes an object's collision filter.
@@ -597,7 +626,8 @@ where
     }
 
     /// Removes an object and returns its shape. The handle (and any copy of it)
-    /// becomes stale; the slot is reused with a new generation.
+    /// becomes stale; the slot is reused with a new generation (so an object
+    /// inserted later never inherits the removed one's manifold history).
     ///
     /// # Errors
     /// [`WorldError::StaleHandle`], [`WorldError::ForeignHandle`].
@@ -650,7 +680,9 @@ where
     }
 
     /// The pairs whose bounding boxes overlap and whose filters accept each
-    /// other (the broad phase alone), sorted.
+    /// other (the broad phase alone), sorted. With manifolds on and a
+    /// positive prediction, the boxes are grown by half the prediction
+    /// ([`World::set_manifolds`]).
     pub fn candidate_pairs(&mut self) -> Vec<(Handle, Handle)> {
         let mut ids = core::mem::take(&mut self.scratch);
         self.grid.candidate_pairs(&mut ids);
@@ -665,8 +697,11 @@ where
 
     /// Every pair that passes the filters and truly collides, once, with its
     /// contact, sorted by handles; the pairs that started and stopped colliding
-    /// since the previous call; and counts. The answer borrows the world's
-    /// buffers, which are reused from frame to frame (clone it to keep it).
+    /// since the previous call; with manifolds on
+    /// ([`set_manifolds`](Self::set_manifolds)), every pair within the
+    /// prediction with its manifold, matched to the previous call's; and
+    /// counts. The answer borrows the world's buffers, which are reused from
+    /// frame to frame (clone it to keep it).
     pub fn collisions(&mut self) -> &Frame<T, D> {
         // Every buffer is kept between calls: after the first frames a query
         // allocates nothing (serial build).
@@ -678,6 +713,9 @@ where
         out.errors.clear();
         out.stats.filtered_pairs = self.narrow_phase(&ids, &mut out);
         out.stats.colliding_pairs = out.pairs.len();
+        if let Some(prediction) = self.manifolds.prediction() {
+            self.collide_with_manifolds(&ids, prediction, &mut out);
+        }
         self.sweep_continuous(&mut out);
         self.events(&mut out);
         self.scratch = ids;
@@ -884,7 +922,10 @@ where
         for (i, s) in self.slots.iter().enumerate() {
             match (&s.object, self.grid.bounds(i as u32)) {
                 (Some(o), Some(b)) => {
-                    if <Dim<D> as Space<T, D>>::bounding_box(o.shape(), &o.pose) != *b {
+                    let filed = self
+                        .manifolds
+                        .grown(<Dim<D> as Space<T, D>>::bounding_box(o.shape(), &o.pose));
+                    if filed != *b {
                         return fail(format!("slot {i}: stale bounding box in the grid"));
                     }
                 }

@@ -16,7 +16,10 @@ use crate::DispatchError;
 use crate::Route;
 use crate::cast::{ShapeCastArgs3, ShapeCastHit3};
 use crate::dispatch::check_max_distance;
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ShapeCastQuery, slot};
+use crate::manifold::Manifold3;
+use crate::queries::{
+    ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
+};
 use crate::table::{
     ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
 };
@@ -353,13 +356,58 @@ impl<T: Real> PairQuery<T, Dim3> for ShapeCastQuery {
     }
 }
 
+impl<T: Real> PairQuery<T, Dim3> for ManifoldQuery {
+    type Args = T;
+    type Answer = Option<Manifold3<T>>;
+    const NAME: &'static str = "contact_manifold";
+    const SLOT: usize = slot::MANIFOLD;
+
+    #[inline]
+    fn check_args(prediction: &T) -> Result<(), DispatchError> {
+        crate::manifold::check_prediction(*prediction)
+    }
+    #[inline]
+    fn flipped(answer: &Self::Answer) -> Self::Answer {
+        answer.as_ref().map(Manifold3::flipped)
+    }
+    #[inline]
+    fn transformed(answer: &Self::Answer, frame: &Isometry3<T>) -> Self::Answer {
+        answer.as_ref().map(|m| m.transformed(frame))
+    }
+    /// Boxes farther apart than the prediction prove the shapes are too.
+    fn from_gap(gap: T, prediction: &T) -> Option<Self::Answer> {
+        (gap > *prediction).then_some(None)
+    }
+    #[inline(always)]
+    fn builtin(
+        x: ShapeRef3<'_, T>,
+        pose_x: &Isometry3<T>,
+        y: ShapeRef3<'_, T>,
+        pose_y: &Isometry3<T>,
+        prediction: T,
+    ) -> Result<Self::Answer, DispatchError> {
+        builtin_manifold(x, pose_x, y, pose_y, prediction)
+    }
+    /// No 3D fallback (the 3D contact and closest-points queries have none):
+    /// a pair without a kernel is unsupported.
+    fn fallback(
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: &dyn Shape3<T>,
+        _: &Isometry3<T>,
+        _: T,
+    ) -> Option<Self::Answer> {
+        None
+    }
+}
+
 // ---------------------------------------------------------- register block
 
 /// The 3D register block: as the 2D one (`dispatch.rs`), from rows
-/// `A, B => intersects, contact, closest_points, shape_cast;` in canonical
-/// order.
+/// `A, B => intersects, contact, closest_points, shape_cast, manifold;` in
+/// canonical order.
 macro_rules! register_block3 {
-    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident; )*) => {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*) => {
         fn builtin_name<T: Real>(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
             match (a, b) {
                 $( (ShapeRef3::$a(_), ShapeRef3::$b(_)) => Some(stringify!($intersects)), )*
@@ -449,21 +497,42 @@ macro_rules! register_block3 {
                 _ => Err(unsupported(x.kind(), y.kind())),
             }
         }
+        /// The ManifoldQuery answer of a built-in pair at its poses, in the world
+        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
+        #[inline]
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
+        fn builtin_manifold<'s, T: Real>(
+            x: ShapeRef3<'s, T>,
+            pose_x: &'s Isometry3<T>,
+            y: ShapeRef3<'s, T>,
+            pose_y: &'s Isometry3<T>,
+            prediction: T,
+        ) -> Result<Option<Manifold3<T>>, DispatchError> {
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
+                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ManifoldQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), prediction, (ShapeRef3::$a, ShapeRef3::$b),
+                    #[inline(always)] |a, b, m, p| $manifold(a, b, m, p),
+                ), )*
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
+        }
     };
 }
 
 use super::cast3::*;
+use super::manifold3::*;
 use super::*;
 
 // Every built-in 3D pair and the kernels that serve it, in canonical order
 // (sphere < cuboid < aabb3). Reading this block tells what kasanari supports
 // in 3D.
 register_block3! {
-    // pair            intersects      contact                closest points
-    Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points, sphere_sphere_cast;
-    Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points, sphere_cuboid_cast;
-    Sphere, Aabb3  => sphere_aabb3,   sphere_aabb3_contact,  sphere_aabb3_closest_points, sphere_aabb3_cast;
-    Cuboid, Cuboid => cuboid_cuboid,  cuboid_cuboid_contact, cuboid_cuboid_closest_points, cuboid_cuboid_cast;
-    Cuboid, Aabb3  => cuboid_aabb3,   cuboid_aabb3_contact,  cuboid_aabb3_closest_points, cuboid_aabb3_cast;
-    Aabb3, Aabb3   => aabb3_aabb3,    aabb3_aabb3_contact,   aabb3_aabb3_closest_points, aabb3_aabb3_cast;
+    // pair            intersects      contact                closest points               shape cast          manifold
+    Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points, sphere_sphere_cast, sphere_sphere_manifold;
+    Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points, sphere_cuboid_cast, sphere_cuboid_manifold;
+    Sphere, Aabb3  => sphere_aabb3,   sphere_aabb3_contact,  sphere_aabb3_closest_points, sphere_aabb3_cast, sphere_aabb3_manifold;
+    Cuboid, Cuboid => cuboid_cuboid,  cuboid_cuboid_contact, cuboid_cuboid_closest_points, cuboid_cuboid_cast, cuboid_cuboid_manifold;
+    Cuboid, Aabb3  => cuboid_aabb3,   cuboid_aabb3_contact,  cuboid_aabb3_closest_points, cuboid_aabb3_cast, cuboid_aabb3_manifold;
+    Aabb3, Aabb3   => aabb3_aabb3,    aabb3_aabb3_contact,   aabb3_aabb3_closest_points, aabb3_aabb3_cast, aabb3_aabb3_manifold;
 }

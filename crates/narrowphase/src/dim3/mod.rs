@@ -38,6 +38,7 @@ mod contact3;
 mod cuboid_aabb3;
 mod cuboid_cuboid;
 mod dispatch3;
+mod manifold3;
 mod sphere_aabb3;
 mod sphere_cuboid;
 mod sphere_sphere;
@@ -49,6 +50,10 @@ pub use contact3::Contact3;
 pub use cuboid_aabb3::{cuboid_aabb3, cuboid_aabb3_closest_points, cuboid_aabb3_contact};
 pub use cuboid_cuboid::{cuboid_cuboid, cuboid_cuboid_closest_points, cuboid_cuboid_contact};
 pub use dispatch3::{ClosestPointsFn3, ContactFn3, Dim3, DispatchTable3, IntersectsFn3};
+pub use manifold3::{
+    aabb3_aabb3_manifold, cuboid_aabb3_manifold, cuboid_cuboid_manifold, sphere_aabb3_manifold,
+    sphere_cuboid_manifold, sphere_sphere_manifold,
+};
 pub use sphere_aabb3::{sphere_aabb3, sphere_aabb3_closest_points, sphere_aabb3_contact};
 pub use sphere_cuboid::{sphere_cuboid, sphere_cuboid_closest_points, sphere_cuboid_contact};
 pub use sphere_sphere::{sphere_sphere, sphere_sphere_closest_points, sphere_sphere_contact};
@@ -57,7 +62,8 @@ use nalgebra::{Isometry3, Vector3};
 use shape::{Real, Shape3};
 
 use crate::DispatchError;
-use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery};
+use crate::manifold::Manifold3;
+use crate::queries::{ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery};
 use crate::table::PairQuery;
 
 /// Whether two 3D shapes intersect, through the built-in kernels (as a
@@ -124,6 +130,47 @@ pub fn closest_points3<T: Real>(
     max_distance: T,
 ) -> Result<ClosestPoints3<T>, DispatchError> {
     builtin_query::<ClosestPointsQuery, _>(a, pose_a, b, pose_b, max_distance)
+}
+
+/// The contact manifold of two 3D shapes (world frame): one unit normal from
+/// A to B and up to 4 points (4 for two boxes resting face to face), each
+/// with a point on each shape, its separation along the normal (negative
+/// when penetrating, positive for a speculative point within `prediction`)
+/// and the features that made it; `None` when the shapes are farther apart
+/// than `prediction`. The normal and the least separation are exactly those
+/// of [`contact3`] (or of [`closest_points3`] when apart); see
+/// [`crate::manifold`] for the method and the box numbering in the features.
+///
+/// # Errors
+/// [`DispatchError::InvalidPrediction`] for a NaN or negative `prediction`
+/// (`+∞` is allowed), and as [`DispatchTable3::intersects`].
+///
+/// ```
+/// use nalgebra::{Isometry3, Vector3};
+/// use narrowphase::Feature;
+/// use shape::Cuboid;
+///
+/// // A unit cube resting on a 10 × 10 slab, sunk by 0.01.
+/// let slab = Cuboid::<f64>::new(Vector3::new(5.0, 5.0, 0.5)).unwrap();
+/// let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5)).unwrap();
+/// let m = narrowphase::dim3::contact_manifold3(
+///     &slab, &Isometry3::identity(),
+///     &cube, &Isometry3::translation(0.0, 0.0, 0.99),
+///     0.0,
+/// ).unwrap().expect("touching");
+/// assert_eq!(m.normal().into_inner(), Vector3::z());
+/// let deepest = m.deepest();
+/// assert!((deepest.separation + 0.01).abs() < 1e-12);
+/// assert_eq!(deepest.id.a, Feature::Face(5)); // the slab's +z face
+/// ```
+pub fn contact_manifold3<T: Real>(
+    a: &dyn Shape3<T>,
+    pose_a: &Isometry3<T>,
+    b: &dyn Shape3<T>,
+    pose_b: &Isometry3<T>,
+    prediction: T,
+) -> Result<Option<Manifold3<T>>, DispatchError> {
+    builtin_query::<ManifoldQuery, _>(a, pose_a, b, pose_b, prediction)
 }
 
 /// The distance between two 3D shapes (0 when they touch or overlap).

@@ -75,7 +75,7 @@ pub(crate) fn single_point<T: Real>(e: &Exact<T>, id: FeatureId) -> Manifold<T> 
 /// either precision; a rounded shape whose contact normal comes off a vertex
 /// region passes only when it is nearly a face contact anyway, where the
 /// second point is what a solver wants.
-fn flat_tolerance<T: Real>() -> T {
+pub(crate) fn flat_tolerance<T: Real>() -> T {
     T::from(1e-4).unwrap_or_else(T::epsilon)
 }
 
