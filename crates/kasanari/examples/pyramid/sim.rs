@@ -11,14 +11,15 @@
 //!
 //! # The step, in order
 //!
-//! 1. **Contacts.** One manifold per pair of bodies within `prediction` of
-//!    each other, from kasanari (the World's broad phase, then
-//!    `narrowphase::contact_manifold`), with `matched[i]`: the index of the
-//!    point with the same feature id in that pair's manifold of the previous
-//!    step. Each point becomes a constraint row at the midpoint `p` of its
-//!    two witness points, with lever arms `r_A = p − c_A`, `r_B = p − c_B`
-//!    and the separation `s` kasanari measured along the normal `n` (from A
-//!    to B).
+//! 1. **Contacts.** The World, with manifolds on
+//!    (`World::set_manifolds(Some(prediction))`), gives in
+//!    `collisions().manifolds` one manifold per pair of bodies within
+//!    `prediction` of each other, sorted by handles, with `matched[i]`: the
+//!    index of the point with the same feature id in that pair's manifold
+//!    at the previous step. Each point becomes a constraint row at the
+//!    midpoint `p` of its two witness points, with lever arms
+//!    `r_A = p − c_A`, `r_B = p − c_B` and the separation `s` kasanari
+//!    measured along the normal `n` (from A to B).
 //! 2. **Gravity.** `v ← v + g·dt` for every dynamic body.
 //! 3. **Warm start.** A point matched to last step's point starts with that
 //!    point's accumulated normal and friction impulses, applied at once
@@ -117,15 +118,14 @@ use std::error::Error;
 
 use kasanari::broadphase::{Filter, Handle, World};
 use kasanari::nalgebra::{Isometry2, Point2, Vector2};
-use kasanari::narrowphase::MAX_MANIFOLD_POINTS;
+use kasanari::narrowphase::{MAX_MANIFOLD_POINTS, Manifold};
 use kasanari::shape::{Capsule, Circle, ConvexPolygon, Obb};
-
-#[path = "manifolds.rs"]
-mod manifolds;
-pub use manifolds::{ManifoldSource, PairManifold};
 
 /// The scalar of the example.
 pub type R = f64;
+
+/// A pair's manifold as the World gives it.
+pub type PairManifold = kasanari::broadphase::PairManifold<Manifold<R>>;
 
 /// The solver's slop (m): the penetration it tolerates (module notes, "The
 /// slop").
@@ -426,8 +426,6 @@ pub struct Sim {
     pub bodies: Vec<Body>,
     /// Body index by World slot index.
     body_of_slot: Vec<usize>,
-    /// The manifolds, kept from step to step.
-    source: ManifoldSource,
     constraints: Vec<Constraint>,
     /// The impulses of the previous step's constraints, per pair (sorted
     /// like the manifolds), for warm starting.
@@ -436,17 +434,19 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// An empty simulation.
+    /// An empty simulation: a World with manifolds on, within the
+    /// settings' prediction.
     ///
     /// # Errors
-    /// A bad cell size.
+    /// A bad cell size or prediction.
     pub fn new(settings: Settings, cell_size: R) -> Result<Self, Box<dyn Error>> {
+        let mut world = World::new(cell_size)?;
+        world.set_manifolds(Some(settings.prediction))?;
         Ok(Self {
             settings,
-            world: World::new(cell_size)?,
+            world,
             bodies: Vec::new(),
             body_of_slot: Vec::new(),
-            source: ManifoldSource::default(),
             constraints: Vec::new(),
             cache: Vec::new(),
             next_cache: Vec::new(),
@@ -512,10 +512,10 @@ impl Sim {
         Ok(self.bodies.len() - 1)
     }
 
-    /// The manifolds of the latest step (as the solver saw them).
+    /// The manifolds of the latest `step` or `measure`.
     #[must_use]
     pub fn manifolds(&self) -> &[PairManifold] {
-        self.source.current()
+        &self.world.last_collisions().manifolds
     }
 
     /// Recomputes the manifolds at the current positions (for the final
@@ -526,7 +526,8 @@ impl Sim {
     /// # Errors
     /// A pair the narrow phase cannot answer.
     pub fn measure(&mut self) -> Result<StepInfo, Box<dyn Error>> {
-        let manifolds = self.source.update(&self.world, self.settings.prediction)?;
+        let frame = self.world.collisions();
+        let manifolds = &frame.manifolds;
         Ok(build_constraints(
             manifolds,
             &self.bodies,
@@ -543,7 +544,11 @@ impl Sim {
     /// (a body gone non-finite).
     pub fn step(&mut self) -> Result<StepInfo, Box<dyn Error>> {
         let s = self.settings;
-        let manifolds = self.source.update(&self.world, s.prediction)?;
+        let frame = self.world.collisions();
+        if let Some((a, b, e)) = frame.errors.first() {
+            return Err(format!("pair {a} {b}: {e}").into());
+        }
+        let manifolds = &frame.manifolds;
         let info = build_constraints(
             manifolds,
             &self.bodies,
