@@ -228,7 +228,7 @@ fn pyramid_figures(sim: &Sim, top: usize, run: &Run) -> Vec<String> {
         100.0 * moved,
         b.position.x - b.start.translation.x,
         b.position.y - b.start.translation.y,
-        (b.angle - b.start.rotation.angle()).abs()
+        (b.angle() - b.start.rotation.angle()).abs()
     );
     let stands = moved < 0.01;
     if !stands {

@@ -96,7 +96,7 @@ fn box_at_rest_on_the_floor_is_warm_started_and_held_at_half_the_slop() {
         (-1e-12..=SLOP).contains(&sink),
         "sank {sink}, expected within the slop"
     );
-    assert!(body.position.x.abs() < 1e-9 && body.angle.abs() < 1e-9);
+    assert!(body.position.x.abs() < 1e-9 && body.angle().abs() < 1e-9);
     assert!(body.velocity.norm() < 1e-6);
 }
 

@@ -56,7 +56,8 @@
 //!      tilts the box onto the other), which is what makes a tall stack
 //!      rock and creep sideways: without it the pyramid's top box drifts
 //!      3·10⁻³ sideways while the pyramid settles, with it 4·10⁻⁵.
-//! 5. **Integration**: `x ← x + v·dt`, `θ ← θ + ω·dt` (symplectic Euler).
+//! 5. **Integration**: `x ← x + v·dt`, `θ ← θ + ω·dt` (symplectic Euler;
+//!    the orientation is kept as a unit complex number, turned exactly).
 //! 6. **Position correction** by non-linear Gauss–Seidel, `position_iterations`
 //!    sweeps (Box2D v2.4's position solver, Catto's "Modeling and Solving
 //!    Constraints", GDC 2009). Each point keeps its witness points in the
@@ -102,10 +103,14 @@
 //!
 //! # Cost
 //!
-//! Once warm, a step allocates nothing of its own: the manifolds, the
-//! constraint rows and the impulse cache live in buffers reused from step
-//! to step. The narrow phase dominates; the two solver passes are a few
-//! multiplications per row and sweep.
+//! Once warm, a step allocates nothing of its own: the constraint rows and
+//! the impulse cache live in buffers reused from step to step (the World
+//! reuses its own). Measured with callgrind (release, instructions inside
+//! `Sim::step`, 180 steps): 6.1 M instructions per step for the 20-row
+//! pyramid (1180 manifold points), of which the World's query (broad
+//! phase, contacts and manifolds) is 26 % and the solver's 10 velocity and
+//! 8 position sweeps most of the rest; 2.9 M for the first 3 s of the drop
+//! scene, of which the World's query is 46 %.
 //!
 //! # Limits
 //!
@@ -117,7 +122,7 @@
 use std::error::Error;
 
 use kasanari::broadphase::{Filter, Handle, World};
-use kasanari::nalgebra::{Isometry2, Point2, Vector2};
+use kasanari::nalgebra::{Complex, Isometry2, Point2, Translation2, UnitComplex, Vector2};
 use kasanari::narrowphase::{MAX_MANIFOLD_POINTS, Manifold};
 use kasanari::shape::{Capsule, Circle, ConvexPolygon, Obb};
 
@@ -341,8 +346,8 @@ pub struct Body {
     pub shape: BodyShape,
     /// Centre of mass (the shape's origin), m.
     pub position: Vector2<R>,
-    /// Angle, rad.
-    pub angle: R,
+    /// Orientation (a unit complex number: `cos θ + i sin θ`).
+    pub rotation: UnitComplex<R>,
     /// Where it started.
     pub start: Isometry2<R>,
     /// Linear velocity, m/s.
@@ -359,7 +364,13 @@ impl Body {
     /// The pose.
     #[must_use]
     pub fn pose(&self) -> Isometry2<R> {
-        Isometry2::new(self.position, self.angle)
+        Isometry2::from_parts(Translation2::from(self.position), self.rotation)
+    }
+
+    /// The angle, rad, in `(−π, π]`.
+    #[must_use]
+    pub fn angle(&self) -> R {
+        self.rotation.angle()
     }
 
     /// Whether the body is static.
@@ -502,7 +513,7 @@ impl Sim {
             handle,
             shape,
             position: pose.translation.vector,
-            angle: pose.rotation.angle(),
+            rotation: pose.rotation,
             start: pose,
             velocity: Vector2::zeros(),
             angular_velocity: 0.0,
@@ -580,7 +591,9 @@ impl Sim {
                 b.velocity *= max_speed / speed;
             }
             b.position += b.velocity * s.dt;
-            b.angle += b.angular_velocity * s.dt;
+            // Exact: turn by ω·dt (one sine and cosine per body and step),
+            // then renormalise so that rounding cannot build up.
+            b.rotation = renormalised(UnitComplex::new(b.angular_velocity * s.dt) * b.rotation);
         }
         for _ in 0..s.position_iterations {
             if solve_positions(&self.constraints, &mut self.bodies, &s) {
@@ -592,6 +605,23 @@ impl Sim {
         }
         Ok(info)
     }
+}
+
+/// `q` renormalised to unit length.
+#[inline]
+fn renormalised(q: UnitComplex<R>) -> UnitComplex<R> {
+    UnitComplex::new_normalize(q.into_inner())
+}
+
+/// `q` turned by the small angle `d` of a position correction, to first
+/// order: `q + d·iq`, renormalised (Box2D v3's rotation integration). It
+/// turns by `atan d` instead of `d`, a relative error of `d²/3`: `10⁻⁶` for
+/// the largest corrections the pyramid sees, and the sine and cosine it
+/// saves were a quarter of the step's instructions (callgrind).
+#[inline]
+fn turned(q: UnitComplex<R>, d: R) -> UnitComplex<R> {
+    let (c, s) = (q.re, q.im);
+    UnitComplex::new_normalize(Complex::new(c - d * s, s + d * c))
 }
 
 /// `a × b` for 2D vectors (a scalar).
@@ -856,10 +886,10 @@ fn solve_positions(constraints: &[Constraint], bodies: &mut [Body], s: &Settings
             let imp = n * (-correction * k);
             let a = &mut bodies[c.a];
             a.position -= imp * a.inv_mass;
-            a.angle -= a.inv_inertia * cross(&r_a, &imp);
+            a.rotation = turned(a.rotation, -a.inv_inertia * cross(&r_a, &imp));
             let b = &mut bodies[c.b];
             b.position += imp * b.inv_mass;
-            b.angle += b.inv_inertia * cross(&r_b, &imp);
+            b.rotation = turned(b.rotation, b.inv_inertia * cross(&r_b, &imp));
         }
     }
     deepest >= 0.0
