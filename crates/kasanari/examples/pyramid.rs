@@ -48,8 +48,8 @@ use sim::{BodyShape, R, Settings, Sim, StepInfo};
 
 /// The deepest penetration allowed at the end of the drop scene (m): twice
 /// the solver's slop. A settled pile is held like the pyramid (contacts
-/// corrected to half the slop; 1.0–1.8·10⁻⁴ measured at the end over eight
-/// seeds), but a pile of round shapes settles later than a pyramid stands,
+/// corrected to half the slop; 1.0–1.9·10⁻⁴ measured at the end over
+/// twelve seeds), but a pile of round shapes settles later than a pyramid stands,
 /// and a shape still rolling at the end may be a little deeper for a step;
 /// the bound keeps one slop of room for that. A contact deeper than this
 /// is one the solver failed to resolve.

@@ -27,7 +27,7 @@
 //!    resting stack then starts each step from last step's answer, and the
 //!    iterations only correct what changed: this is what lets 10 iterations
 //!    hold a 20-row pyramid. Measured: with the same 10 iterations started
-//!    from zero every step, the pyramid collapses (its top box ends 6.2
+//!    from zero every step, the pyramid collapses (its top box ends 5.5
 //!    lower after 10 s).
 //! 4. **Sequential impulses** (Catto, "Fast and Simple Physics using
 //!    Sequential Impulses", GDC 2006), `velocity_iterations` sweeps over the
@@ -55,7 +55,7 @@
 //!      other, the two corners of a box on a face fight (each one's push
 //!      tilts the box onto the other), which is what makes a tall stack
 //!      rock and creep sideways: without it the pyramid's top box drifts
-//!      3·10⁻³ sideways while the pyramid settles, with it 4·10⁻⁵.
+//!      3·10⁻³ sideways while the pyramid settles, with it 8·10⁻⁵.
 //! 5. **Integration**: `x ← x + v·dt`, `θ ← θ + ω·dt` (symplectic Euler;
 //!    the orientation is kept as a unit complex number, turned exactly).
 //! 6. **Position correction** by non-linear Gauss–Seidel, `position_iterations`
@@ -99,7 +99,7 @@
 //! half left uncorrected spares the neighbours of a resting contact a
 //! stream of tiny position corrections. Measured on the pyramid: the top
 //! box sinks `2.0·10⁻³` (20 contacts × `slop/2`) and the deepest point over
-//! the last second is `1.07·10⁻⁴`.
+//! the last second is `1.06·10⁻⁴`.
 //!
 //! # Cost
 //!
