@@ -614,4 +614,3 @@ fn user_kinds_fall_back_to_one_point() {
     .unwrap();
     assert!((apart.points()[0].separation - 0.5).abs() < 1e-6);
 }
-
