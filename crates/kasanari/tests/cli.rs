@@ -57,7 +57,7 @@ fn pairs_file_answers_in_order() {
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let a = v.as_array().unwrap();
-    assert_eq!(a.len(), 5);
+    assert_eq!(a.len(), 7);
     assert_eq!(a[0]["intersects"], true);
     assert_eq!(a[0]["depth"], 0.5);
     assert_eq!(a[0]["normal"], serde_json::json!([1.0, 0.0]));
@@ -76,13 +76,39 @@ fn pairs_file_answers_in_order() {
     assert_eq!(ca[1], cb[1]);
     assert!((0.0..=4.0).contains(&ca[1].as_f64().unwrap()));
     let mut rest = a[4].clone();
-    for k in ["distance", "closest_a", "closest_b"] {
+    for k in ["distance", "closest_a", "closest_b", "manifold"] {
         rest.as_object_mut().unwrap().remove(k);
     }
     assert_eq!(
         rest,
         serde_json::json!({"intersects": false, "depth": null, "normal": null, "point_a": null, "point_b": null})
     );
+    // Within its prediction (1), the capsule's flat side along the square's
+    // right side: two speculative points, 0.5 apart, under the capsule's
+    // core ends clipped to the square's side.
+    let m = &a[4]["manifold"];
+    assert_eq!(m["normal"], serde_json::json!([1.0, 0.0]));
+    let points = m["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        assert_eq!(p["separation"], 0.5);
+        assert_eq!(p["point_a"][0], 4.0);
+    }
+    // A crate sunk 1/16 into a floor: both bottom corners, the floor's top
+    // edge under each.
+    let m = &a[5]["manifold"];
+    assert_eq!(m["normal"], serde_json::json!([0.0, 1.0]));
+    let points = m["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["separation"], -0.0625);
+    assert_eq!(points[1]["separation"], -0.0625);
+    assert_eq!(points[0]["id"], serde_json::json!(["edge 2", "vertex 0"]));
+    assert_eq!(points[1]["id"], serde_json::json!(["edge 2", "vertex 1"]));
+    // Apart by 0.121 with prediction 0.5, tilted by 0.2: only the low corner
+    // is within it (the other is 2 sin 0.2 higher).
+    assert_eq!(a[6]["manifold"]["points"].as_array().unwrap().len(), 1);
+    // Apart beyond the prediction (0, omitted): no manifold.
+    assert!(a[2]["manifold"].is_object() && a[3]["manifold"].is_object());
 }
 
 #[test]
@@ -262,7 +288,7 @@ fn rays_and_pairs_draw() {
     let picture = std::fs::read_to_string(&pairs).unwrap();
     assert!(picture.starts_with("<svg") && picture.ends_with("</svg>\n"));
     // One panel per pair; the separated pair's dashed segment and distance.
-    assert_eq!(picture.matches("<svg x=").count(), 5);
+    assert_eq!(picture.matches("<svg x=").count(), 7);
     assert!(picture.contains("pair 4: polygon × capsule, distance 0.5"));
     assert!(picture.contains("stroke-dasharray"));
     assert!(picture.contains(">0.5</text>"));
