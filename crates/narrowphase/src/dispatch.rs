@@ -14,7 +14,7 @@ use nalgebra::{Isometry2, Translation2, UnitComplex};
 use shape::{Real, Shape, ShapeKind, ShapeRef};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
-use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
+use crate::manifold::{Feature, FeatureId, Manifold};
 use crate::queries::{
     ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
 };
@@ -464,35 +464,14 @@ impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
             a: Feature::Surface,
             b: Feature::Surface,
         };
-        if let Some(c) = fallback_contact(a, pose_a, b, pose_b)? {
-            return Some(Some(Manifold::new(
-                c.normal,
-                ManifoldPoint {
-                    point_a: c.point_a,
-                    point_b: c.point_b,
-                    separation: -c.depth,
-                    id,
-                },
-            )));
-        }
+        let contact = fallback_contact(a, pose_a, b, pose_b)?;
+        let closest = match contact {
+            Some(_) => ClosestPoints::Intersecting,
+            None => fallback_closest_points(a, pose_a, b, pose_b, prediction)?,
+        };
         Some(
-            match fallback_closest_points(a, pose_a, b, pose_b, prediction)? {
-                ClosestPoints::WithinMargin {
-                    point_a,
-                    point_b,
-                    normal,
-                    distance,
-                } => Some(Manifold::new(
-                    normal,
-                    ManifoldPoint {
-                        point_a,
-                        point_b,
-                        separation: distance,
-                        id,
-                    },
-                )),
-                ClosestPoints::Intersecting | ClosestPoints::Farther => None,
-            },
+            crate::manifold::polygonal::exact(contact, || closest)
+                .map(|e| crate::manifold::polygonal::single_point(&e, id)),
         )
     }
 }
