@@ -23,7 +23,7 @@ use crate::stored::{Storage, Stored2, Stored3};
 /// the exact box, while the narrow phase works relative to one shape and does
 /// not see that rounding. Far from the origin two shapes can then touch while
 /// their rounded boxes fall into neighbouring cells, and the pair would be lost
-/// (`tests/far.rs` pins such cases). The margin covers both roundings; it adds
+/// (`tests/suite/far.rs` pins such cases). The margin covers both roundings; it adds
 /// candidates only within a few ulps of a box.
 pub fn rounding_margin<T: Real, const D: usize>(b: BoundingBox<T, D>) -> BoundingBox<T, D> {
     use num_traits::Float;

@@ -82,7 +82,7 @@
 //!   (first hit, ties by handle; every hit in order) whenever every
 //!   narrow-phase hit lies within the rounding above of its object's box,
 //!   which is every answer of the built-in shapes in f64 and in f32 up to
-//!   about 1e4 (tested on random worlds, `tests/queries.rs`);
+//!   about 1e4 (tested on random worlds, `tests/suite/queries.rs`);
 //! - otherwise brute force's hits in order, without some of the hits off
 //!   the ray (which of them depends on the cells).
 //!

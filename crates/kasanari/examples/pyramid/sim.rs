@@ -1,6 +1,6 @@
 //! A small 2D rigid-body solver on top of kasanari's World and contact
 //! manifolds (the `pyramid` example's engine; the test
-//! `crates/kasanari/tests/pyramid.rs` drives it too).
+//! `crates/kasanari/tests/suite/pyramid.rs` drives it too).
 //!
 //! # What it computes
 //!

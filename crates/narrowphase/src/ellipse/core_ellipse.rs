@@ -1212,7 +1212,7 @@ mod tests {
     }
     for_each_precision!(touching, touching_at_exact_coordinates);
 
-    /// Regression (found by `tests/degenerate.rs`): a segment crossing an
+    /// Regression (found by `tests/suite/degenerate.rs`): a segment crossing an
     /// ellipse of aspect 1e4 (1e-4 × 1), whose curvature runs from 1e-8 to
     /// 1e4. The branch and bound took no Newton step where the gain was
     /// tiny (the curvature there is 1e4) while the disk bound (radius 1.7)

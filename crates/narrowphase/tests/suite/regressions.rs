@@ -1,0 +1,124 @@
+//! Regression tests, each named after the bug it pins.
+
+use crate::common;
+
+use common::{Spec, build, iso};
+use nalgebra::{Isometry2, Point2, Vector2};
+use narrowphase::ClosestPoints;
+use narrowphase::circle::circle_obb_contact;
+use num_traits::Float;
+use shape::prelude::*;
+
+/// A circle whose centre is inside a box had the box's contact point placed on
+/// the far side of the centre instead of on the nearest face.
+fn circle_centre_inside_box_contact_point_on_the_face<T: Real>() {
+    let c = Circle::new(T::half()).unwrap();
+    let b = Obb::new(Vector2::new(T::two(), T::one())).unwrap();
+    // The box sits at the origin; in the circle's frame it is at (-1.5, 0).
+    let contact =
+        circle_obb_contact(&c, &b, &Isometry2::translation(T::lit(-1.5), T::zero())).unwrap();
+    let tol = T::lit(1e-5);
+    assert!(
+        (contact.normal.into_inner() + Vector2::x()).norm() < tol,
+        "{contact:?}"
+    );
+    assert!(Float::abs(contact.depth - T::one()) < tol);
+    assert!((contact.point_a - Point2::new(-T::half(), T::zero())).norm() < tol);
+    // The box's +x face is at x = 2 in the box frame, 0.5 in the circle's.
+    assert!(
+        (contact.point_b - Point2::new(T::half(), T::zero())).norm() < tol,
+        "{contact:?}"
+    );
+    assert!(
+        Float::abs((contact.point_a - contact.point_b).dot(&contact.normal) - contact.depth) < tol
+    );
+}
+shape::for_each_precision!(
+    circle_inside_box,
+    circle_centre_inside_box_contact_point_on_the_face
+);
+
+/// Found by the deep run (`PROPTEST_CASES=100000`, `world::scenes_f32`): a
+/// 1e-2 triangle and an ellipse 1.4e5 apart were reported colliding in f32.
+/// The polygon–ellipse kernel maps A's core into the ellipse's unit-disk frame,
+/// where a core that far away compared with its size rounds to a sliver that
+/// seemed to contain the ellipse's centre.
+#[test]
+fn tiny_triangle_far_from_an_ellipse_is_apart() {
+    let table = narrowphase::DispatchTable::<f32>::shared();
+    let tri = ConvexPolygon::new(&[
+        Point2::new(0.002_434_305, -0.002_909_755),
+        Point2::new(0.009_180_225, -0.001_189_585),
+        Point2::new(0.008_730_222, 0.001_463_041),
+    ])
+    .unwrap();
+    let e = Ellipse::new(Vector2::new(4.784_521_6, 0.478_452_16)).unwrap();
+    let pa = Isometry2::new(Vector2::new(17.900_698, -1.016_551_5), 1.257_489);
+    let pb = Isometry2::new(Vector2::new(-99_996.75, 100_002.7), 1.840_811_3);
+    assert!(!table.intersects(&tri, &pa, &e, &pb).unwrap());
+    assert!(!table.intersects(&e, &pb, &tri, &pa).unwrap());
+    assert!(table.contact(&tri, &pa, &e, &pb).unwrap().is_none());
+}
+
+/// Found by the lead while testing the shape casts: a convex polygon and an
+/// ellipse touching (the true distance about 1e-15, a pose 1e-12 away
+/// answers 9.99e-16, the exact support functions leave no gap) were reported
+/// `WithinMargin` at distance 0.543. The edge whose line grazes the ellipse
+/// had its gap rounded to ≤ 0, was taken for a line crossing the ellipse, and
+/// the distance came from its end points. The normal is that face's outward
+/// normal (the pair's own direction is rounding at this distance).
+#[test]
+fn polygon_touching_an_ellipse_is_at_rounding_distance() {
+    let poly = Spec::Polygon(vec![
+        [4.129269964851711, -0.15206041281182728],
+        [2.2630690781478964, 1.6027056104855],
+        [-0.18842617921321672, 1.9115261911825479],
+        [-3.9505643461754376, 0.575526115438774],
+        [-2.4603024195742096, -1.5394399025494474],
+        [3.1438542766964117, -1.2459765840651396],
+    ]);
+    let ell = Spec::Ellipse(1.966420705655749, 0.59267842934104);
+    let pa = [0.5774716189330371, -3.2773165730991027, 2.604141212462859];
+    let pb = [
+        f64::from_bits(4607200952503803384),
+        f64::from_bits(13829797061283987538),
+        f64::from_bits(13817275961054283826),
+    ];
+    // The face touching the ellipse: from vertex 4 to vertex 5, turned with A.
+    let Spec::Polygon(v) = &poly else {
+        unreachable!()
+    };
+    let edge = nalgebra::Rotation2::new(pa[2]) * Vector2::new(v[5][0] - v[4][0], v[5][1] - v[4][1]);
+    let face = Vector2::new(edge.y, -edge.x).normalize();
+    let (a, b) = (build::<f64>(&poly), build::<f64>(&ell));
+    let (ia, ib) = (iso::<f64>(pa), iso::<f64>(pb));
+    let (a, b) = (a.as_ref(), b.as_ref());
+    let hit = narrowphase::intersects(a, &ia, b, &ib).unwrap();
+    for (cp, d, out) in [
+        (
+            narrowphase::closest_points(a, &ia, b, &ib, f64::INFINITY).unwrap(),
+            narrowphase::distance(a, &ia, b, &ib).unwrap(),
+            face,
+        ),
+        (
+            narrowphase::closest_points(b, &ib, a, &ia, f64::INFINITY).unwrap(),
+            narrowphase::distance(b, &ib, a, &ia).unwrap(),
+            -face,
+        ),
+    ] {
+        match cp {
+            ClosestPoints::Intersecting => assert!(hit && d == 0.0),
+            ClosestPoints::WithinMargin {
+                distance, normal, ..
+            } => {
+                assert!(!hit && distance == d && distance <= 1e-12, "{cp:?}");
+                assert!((normal.into_inner() - out).norm() < 1e-9, "{cp:?}");
+            }
+            ClosestPoints::Farther => panic!("Farther"),
+        }
+    }
+    // The contact, if any, is as shallow.
+    if let Some(c) = narrowphase::contact(a, &ia, b, &ib).unwrap() {
+        assert!(hit && c.depth <= 1e-12, "{c:?}");
+    }
+}
