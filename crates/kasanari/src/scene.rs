@@ -314,8 +314,16 @@ fn check_version(v: u32) -> Result<(), SceneError> {
     }
 }
 
-/// The frame of a shape given by world vertices: their centroid, rounded to
-/// `T` (kept in f64 when it does not fit `T`, for the world to reject).
+/// The frame of a shape given by world vertices: near their centroid, on the
+/// coarsest grid their coordinates share, rounded to `T` (kept in f64 when
+/// it does not fit `T`, for the world to reject).
+///
+/// On the shared grid: every coordinate is a multiple of some power of two
+/// `q` (1 for integers, 1/8 for eighths), and so is the origin, so `p − c`
+/// is exact (a multiple of `q` no larger than the shape) and so is the
+/// world's `local + c`: vertices that coincide in the file coincide in the
+/// world, bit for bit, and exact touching (`docs/conventions.md`) sees them
+/// so. Moving the origin off the centroid by less than `q/2` costs nothing.
 ///
 /// Rounding the centre first and then taking `p − c` in f64 against the
 /// rounded centre keeps the world vertices exact up to rounding at the
@@ -330,16 +338,59 @@ fn centroid<T: Real>(points: &[[f64; 2]]) -> [f64; 2] {
     // Vertices near ±MAX can add up past f64 while their mean does not: then
     // average the vertices divided by their count.
     let mean = |sum: f64, axis: usize| {
-        if sum.is_finite() {
+        let m = if sum.is_finite() {
             sum / n
         } else {
             points.iter().map(|p| p[axis] / n).sum()
-        }
+        };
+        on_grid(m, points.iter().map(|p| p[axis]))
     };
     [mean(x, 0), mean(y, 1)].map(|v| {
         let r = T::lit(v).as_f64();
         if r.is_finite() { r } else { v }
     })
+}
+
+/// `c` moved to the nearest multiple of the coarsest power of two that
+/// divides every one of `coordinates` (unchanged when they are all zero, or
+/// when that grid is finer than `c`'s own spacing).
+fn on_grid(c: f64, coordinates: impl Iterator<Item = f64>) -> f64 {
+    let Some(k) = coordinates.filter_map(lowest_bit).min() else {
+        return c;
+    };
+    let q = power_of_two(k);
+    let steps = c / q;
+    if steps.is_finite() && steps.abs() < 4_503_599_627_370_496.0 {
+        steps.round() * q
+    } else {
+        c
+    }
+}
+
+/// The exponent `k` of the lowest set bit of a finite non-zero `x`: `x` is an
+/// odd multiple of `2^k`.
+fn lowest_bit(x: f64) -> Option<i32> {
+    if x == 0.0 || !x.is_finite() {
+        return None;
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1_u64 << 52) - 1);
+    Some(if exponent == 0 {
+        // Subnormal: fraction · 2^−1074.
+        fraction.trailing_zeros() as i32 - 1074
+    } else {
+        (fraction | (1_u64 << 52)).trailing_zeros() as i32 + exponent - 1075
+    })
+}
+
+/// `2^k` for `−1074 ≤ k ≤ 1023`, exactly.
+fn power_of_two(k: i32) -> f64 {
+    if k >= -1022 {
+        f64::from_bits(((k + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1_u64 << (k + 1074))
+    }
 }
 
 /// `p − c` in f64, then converted.
@@ -639,5 +690,35 @@ impl Scene {
             version: FORMAT_VERSION,
             shapes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lowest_bit, on_grid, power_of_two};
+
+    #[test]
+    fn lowest_bits_and_grids() {
+        assert_eq!(lowest_bit(1.0), Some(0));
+        assert_eq!(lowest_bit(6.0), Some(1));
+        assert_eq!(lowest_bit(-0.375), Some(-3));
+        assert_eq!(lowest_bit(1e6 + 3.0), Some(0));
+        assert_eq!(lowest_bit(f64::from_bits(1)), Some(-1074));
+        assert_eq!(lowest_bit(0.0), None);
+        assert_eq!(power_of_two(-1074), f64::from_bits(1));
+        assert_eq!(power_of_two(-3), 0.125);
+        assert_eq!(power_of_two(10), 1024.0);
+        // A triangle's centroid (1/3, 1/3) moves to the integers it lies on.
+        assert_eq!(on_grid(1.0 / 3.0, [0.0, 1.0, 0.0].into_iter()), 0.0);
+        assert_eq!(on_grid(5.0 + 1.0 / 3.0, [5.0, 6.0, 5.0].into_iter()), 5.0);
+        // Eighths: the centroid of 0.125, 0.5 and 0.75 (0.4583...) moves to 0.5.
+        assert_eq!(
+            on_grid(0.458_333_333_333_333_3, [0.125, 0.5, 0.75].into_iter()),
+            0.5
+        );
+        // All zero, or a grid finer than the centre's spacing: unchanged.
+        assert_eq!(on_grid(0.0, [0.0, 0.0].into_iter()), 0.0);
+        let fine = 1e-300;
+        assert_eq!(on_grid(1e10 + 0.5, [1e10, fine].into_iter()), 1e10 + 0.5);
     }
 }

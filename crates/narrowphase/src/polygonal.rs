@@ -42,6 +42,15 @@ pub trait Polygonal<T: Real> {
         }
     }
 
+    /// The largest absolute coordinate of a core vertex (for rounding
+    /// bounds): kept from construction by triangles and polygons, a closed
+    /// form for boxes.
+    fn core_extent(&self) -> T {
+        (0..self.core_vertex_count()).fold(T::zero(), |e, i| {
+            num_traits::Float::max(e, self.core_vertex(i).coords.amax())
+        })
+    }
+
     /// The largest absolute coordinate of a core vertex and the squared
     /// length of the shortest core edge (infinite for a point), for rounding
     /// bounds; triangles and polygons keep them from construction.
@@ -273,6 +282,9 @@ fn box_best_face<T: Real>(dir: &Vector2<T>) -> (usize, T) {
 }
 
 impl<T: Real> Polygonal<T> for Aabb<T> {
+    fn core_extent(&self) -> T {
+        num_traits::Float::max(self.min().coords.amax(), self.max().coords.amax())
+    }
     fn core_face_normal(&self, f: usize) -> Vector2<T> {
         box_face_normal(f)
     }
@@ -312,6 +324,9 @@ impl<T: Real> Polygonal<T> for Aabb<T> {
 }
 
 impl<T: Real> Polygonal<T> for Obb<T> {
+    fn core_extent(&self) -> T {
+        self.half_extents().amax()
+    }
     fn core_face_normal(&self, f: usize) -> Vector2<T> {
         box_face_normal(f)
     }
@@ -374,6 +389,9 @@ impl<T: Real> Polygonal<T> for Triangle<T> {
     fn core_extent_and_shortest_edge(&self) -> (T, T) {
         (self.extent(), self.shortest_edge_squared())
     }
+    fn core_extent(&self) -> T {
+        self.extent()
+    }
 }
 
 impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
@@ -400,6 +418,9 @@ impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
     }
     fn core_extent_and_shortest_edge(&self) -> (T, T) {
         (self.extent(), self.shortest_edge_squared())
+    }
+    fn core_extent(&self) -> T {
+        self.extent()
     }
 }
 

@@ -11,6 +11,7 @@
 //! | polygon/triangle construction: a corner whose turn has `|sin θ| ≤ s` is collinear | [`collinear_sine`] = 16 ε | 1.9e-6 | 3.6e-15 |
 //! | axes shorter than this (relative to the shapes' scale) are skipped by the generic SAT | [`axis_length_squared`] = (16 ε)² | 3.6e-12 | 1.3e-29 |
 //! | GJK/EPA fallback: shapes closer than `gjk · scale` may be reported touching; curved EPA depths are accurate to it | [`gjk`] = 64 ε | 7.6e-6 | 1.4e-14 |
+//! | exact touching: a separating-axis gap below `touch_rounding · scale` is re-decided by exact orientation predicates (a trigger, not a slop: the answer is exact) | [`touch_rounding`] = 64 ε | 7.6e-6 | 1.4e-14 |
 //! | ellipse contacts: directions whose overlaps differ by less than `ellipse_tie · scale` are ties (the smallest angle from +x wins) | [`ellipse_tie`] = 8 ε | 9.5e-7 | 1.8e-15 |
 //! | construction: the largest size or local coordinate a shape may have (a limit, not a tolerance) | [`max_size`] = √MAX / 16 | 1.2e18 | 8.4e152 |
 //! | ray casts and point projections: the farthest a ray origin or query point may be from the shape's position, per coordinate (a limit) | [`max_query_coordinate`] = √MAX / 4 | 4.6e18 | 3.4e153 |
@@ -48,6 +49,18 @@ pub fn axis_length_squared<T: Real>() -> T {
 #[must_use]
 #[inline]
 pub fn gjk<T: Real>() -> T {
+    T::epsilon() * T::lit(64.0)
+}
+
+/// How far apart a floating-point separating-axis test may find two cores
+/// (points, segments, polygons) that touch exactly: `64 ε` of `T` times the
+/// largest coordinate involved. A smaller gap is decided again by exact
+/// orientation predicates (`narrowphase`'s `sat/exact.rs`), so shapes that
+/// share a vertex or an edge exactly touch; it changes no answer that exact
+/// arithmetic would not give.
+#[must_use]
+#[inline]
+pub fn touch_rounding<T: Real>() -> T {
     T::epsilon() * T::lit(64.0)
 }
 

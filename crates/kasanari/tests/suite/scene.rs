@@ -193,3 +193,62 @@ fn world_round_trip() {
     assert_eq!(pairs(&mut first.world), pairs(&mut second.world));
     assert_eq!(Scene::from_world(&second.world).unwrap().shapes.len(), 11);
 }
+
+/// Shapes given by world vertices that share a vertex exactly touch, in
+/// both precisions, whether their centroids round (thirds) or not: each
+/// shape's local origin sits on the grid its coordinates share (here the
+/// integers), so the file's vertices are the world's bit for bit. The three
+/// exact touches the level-shapes issue found wrong, and the control: a
+/// shape moved off by 2⁻¹⁰ is apart.
+fn shared_vertices_in_files_touch<T: Real>() {
+    let seg = |a: [f64; 2], b: [f64; 2]| ShapeSpec::Segment { a, b };
+    let tri = |v: [[f64; 2]; 3]| ShapeSpec::Triangle { vertices: v };
+    let boxed = |min: [f64; 2], max: [f64; 2]| ShapeSpec::Aabb { min, max };
+    let touching = [
+        // Segments sharing an end point.
+        (seg([0.0, 0.0], [1.0, 1.0]), seg([1.0, 1.0], [3.0, 0.0])),
+        // A box corner on a triangle's vertex.
+        (
+            boxed([3.0, -1.0], [4.0, 1.0]),
+            tri([[0.0, 0.0], [3.0, 1.0], [1.0, 2.0]]),
+        ),
+        // Triangles sharing a vertex.
+        (
+            tri([[0.0, 0.0], [3.0, 1.0], [1.0, 2.0]]),
+            tri([[3.0, 1.0], [5.0, 2.0], [4.0, 3.0]]),
+        ),
+        // Far from the origin, on the integers still.
+        (
+            tri([[1e6, 0.0], [1e6 + 3.0, 1.0], [1e6 + 1.0, 2.0]]),
+            tri([[1e6 + 3.0, 1.0], [1e6 + 5.0, 2.0], [1e6 + 4.0, 3.0]]),
+        ),
+    ];
+    for (a, b) in &touching {
+        let (sa, pa) = a.to_shape::<T>().unwrap();
+        let (sb, pb) = b.to_shape::<T>().unwrap();
+        assert!(
+            narrowphase::intersects(sa.as_ref(), &pa, sb.as_ref(), &pb).unwrap(),
+            "{a:?} touches {b:?}"
+        );
+        assert_eq!(
+            narrowphase::distance(sa.as_ref(), &pa, sb.as_ref(), &pb).unwrap(),
+            T::zero()
+        );
+        // The World finds the pair too.
+        let mut world = World::<T>::new(T::one()).unwrap();
+        world.insert_boxed(sa, pa, Filter::default()).unwrap();
+        world.insert_boxed(sb, pb, Filter::default()).unwrap();
+        assert_eq!(
+            world.collisions().pairs.len(),
+            1,
+            "{a:?} and {b:?} in a World"
+        );
+    }
+    // The control: the second triangle moved right by 2^-10.
+    let (sa, pa) = touching[2].0.to_shape::<T>().unwrap();
+    let moved = tri([[3.0, 1.0], [5.0, 2.0], [4.0, 3.0]].map(|p| [p[0] + 1.0 / 1024.0, p[1]]));
+    let (sb, pb) = moved.to_shape::<T>().unwrap();
+    assert!(!narrowphase::intersects(sa.as_ref(), &pa, sb.as_ref(), &pb).unwrap());
+}
+
+shape::for_each_precision!(files_keep_shared_vertices, shared_vertices_in_files_touch);

@@ -44,6 +44,7 @@ use num_traits::Float;
 use shape::Real;
 
 use super::descent::{Closest, Face, descent, separating_face};
+use super::exact::touching_within_rounding;
 use super::linear::{Extreme, SCAN_UP_TO, big, point_closest, walk_closest};
 use crate::polygonal::{Polygonal, length_and_direction, unit};
 use crate::{ClosestPoints, Contact};
@@ -322,7 +323,28 @@ fn project_b<T: Real, B: Polygonal<T>>(b: &B, b_in_a: &Isometry2<T>, axis: &Vect
     (lo + offset, hi + offset)
 }
 
+/// The separating-axis test of the cores, with touching decided exactly: a
+/// gap within rounding of zero between cores that share a point exactly
+/// (`exact.rs`) is a touch, depth zero along the axis found.
+#[inline]
 fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> CoreSat<T> {
+    match float_core_sat(a, b, b_in_a) {
+        CoreSat::Separated { axis, gap } if touching_within_rounding(a, b, b_in_a, gap) => {
+            CoreSat::Overlap {
+                axis,
+                depth: T::zero(),
+            }
+        }
+        found => found,
+    }
+}
+
+/// The separating-axis test of the cores in floating point.
+fn float_core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,

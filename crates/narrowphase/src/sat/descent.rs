@@ -75,6 +75,7 @@ use core::cmp::Ordering;
 use nalgebra::{Isometry2, Point2, Vector2};
 use shape::Real;
 
+use super::exact::touching_within_rounding;
 use crate::polygonal::Polygonal;
 
 /// A face separating two cores (step 1 of the module notes).
@@ -170,6 +171,18 @@ fn facing<T: Real, P: Polygonal<T>>(p: &P, c: &Vector2<T>) -> usize {
 /// (the same normals, offsets and dot products: module notes, step 1).
 /// A's faces are tried first, from the one B's origin is farthest beyond.
 pub(crate) fn separating_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> Option<(Face, T)> {
+    // As `core.rs`'s `core_sat`: a gap within rounding of zero between cores
+    // that touch exactly (`exact.rs`) is no gap.
+    float_separating_face(a, b, b_in_a)
+        .filter(|&(_, gap)| !touching_within_rounding(a, b, b_in_a, gap))
+}
+
+/// [`separating_face`] in floating point.
+fn float_separating_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,

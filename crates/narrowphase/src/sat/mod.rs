@@ -6,6 +6,7 @@ mod aabb_aabb;
 mod core;
 mod core_pairs;
 pub(crate) mod descent;
+mod exact;
 pub(crate) mod linear;
 mod obb_obb;
 

@@ -21,6 +21,7 @@ mod pairs;
 mod pairs3d;
 mod rays;
 mod regressions;
+mod seams;
 mod seeds;
 mod table_paths;
 mod toi;
