@@ -47,7 +47,7 @@ pub trait Polygonal<T: Real> {
     /// form for boxes.
     fn core_extent(&self) -> T {
         (0..self.core_vertex_count()).fold(T::zero(), |e, i| {
-            num_traits::Float::max(e, self.core_vertex(i).coords.amax())
+            larger(e, abs_max(&self.core_vertex(i).coords))
         })
     }
 
@@ -211,7 +211,23 @@ pub(crate) fn length_and_direction<T: Real, const D: usize>(
     Some((l * m, u / l))
 }
 
+/// The larger of two finite numbers, by one comparison (the rounding
+/// bounds' hot path; `Float::max` also orders NaN).
+#[inline]
+pub(crate) fn larger<T: Real>(x: T, y: T) -> T {
+    if x > y { x } else { y }
+}
+
+/// The largest absolute coordinate of a finite vector.
+#[inline]
+pub(crate) fn abs_max<T: Real>(v: &Vector2<T>) -> T {
+    larger(num_traits::Float::abs(v.x), num_traits::Float::abs(v.y))
+}
+
 impl<T: Real> Polygonal<T> for Segment<T> {
+    fn core_extent(&self) -> T {
+        larger(abs_max(&self.a().coords), abs_max(&self.b().coords))
+    }
     fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
         let a = self.core_axis(0).dot(dir);
         Some(if a >= T::zero() { (0, a) } else { (1, -a) })
@@ -234,6 +250,9 @@ impl<T: Real> Polygonal<T> for Segment<T> {
 }
 
 impl<T: Real> Polygonal<T> for Capsule<T> {
+    fn core_extent(&self) -> T {
+        larger(abs_max(&self.a().coords), abs_max(&self.b().coords))
+    }
     fn core_best_face(&self, dir: &Vector2<T>) -> Option<(usize, T)> {
         let a = self.core_axis(0).dot(dir);
         Some(if a >= T::zero() { (0, a) } else { (1, -a) })
@@ -283,7 +302,7 @@ fn box_best_face<T: Real>(dir: &Vector2<T>) -> (usize, T) {
 
 impl<T: Real> Polygonal<T> for Aabb<T> {
     fn core_extent(&self) -> T {
-        num_traits::Float::max(self.min().coords.amax(), self.max().coords.amax())
+        larger(abs_max(&self.min().coords), abs_max(&self.max().coords))
     }
     fn core_face_normal(&self, f: usize) -> Vector2<T> {
         box_face_normal(f)
@@ -325,7 +344,7 @@ impl<T: Real> Polygonal<T> for Aabb<T> {
 
 impl<T: Real> Polygonal<T> for Obb<T> {
     fn core_extent(&self) -> T {
-        self.half_extents().amax()
+        abs_max(&self.half_extents())
     }
     fn core_face_normal(&self, f: usize) -> Vector2<T> {
         box_face_normal(f)

@@ -27,12 +27,11 @@
 //! when a float test finds a gap within rounding of zero.
 
 use nalgebra::{Isometry2, Point2};
-use num_traits::Float;
 use robust::{Coord, orient2d};
 use shape::Real;
 use shape::tolerance::touch_rounding;
 
-use crate::polygonal::Polygonal;
+use crate::polygonal::{Polygonal, abs_max, larger};
 
 /// How far apart a float separating-axis test may find two cores that touch
 /// exactly: [`touch_rounding`] (`64 ε`) times the largest coordinate
@@ -45,9 +44,9 @@ pub(crate) fn touch_bound<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> T {
-    let scale = Float::max(
+    let scale = larger(
         a.core_extent(),
-        b.core_extent() + b_in_a.translation.vector.amax(),
+        b.core_extent() + abs_max(&b_in_a.translation.vector),
     );
     touch_rounding::<T>() * scale
 }
