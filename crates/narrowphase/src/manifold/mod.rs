@@ -293,6 +293,30 @@ impl<T: Real, const D: usize> Manifold<T, D> {
         }
         out
     }
+
+    /// [`transformed`](Self::transformed) by `pose`, then
+    /// [`flipped`](Self::flipped) when `flip`, in place: what the table does
+    /// to a kernel's manifold, without building two new ones (the same
+    /// numbers, bit for bit: the flip only moves and negates them).
+    #[inline]
+    pub(crate) fn place<R: AbstractRotation<T, D>>(&mut self, pose: &Isometry<T, R, D>, flip: bool) {
+        let n = pose.transform_vector(&self.normal);
+        self.normal = Unit::new_unchecked(if flip { -n } else { n });
+        for p in &mut self.points[..usize::from(self.len)] {
+            let (a, b) = (
+                pose.transform_point(&p.point_a),
+                pose.transform_point(&p.point_b),
+            );
+            if flip {
+                p.point_a = b;
+                p.point_b = a;
+                p.id = p.id.flipped();
+            } else {
+                p.point_a = a;
+                p.point_b = b;
+            }
+        }
+    }
 }
 
 /// [`DispatchError::InvalidPrediction`](crate::DispatchError::InvalidPrediction)
