@@ -66,6 +66,7 @@
 //! edges and faces is in the [`Feature`] documentation.
 
 pub mod pairs;
+pub mod point_core;
 pub mod polygonal;
 
 use nalgebra::{AbstractRotation, Isometry, Point, SVector, Unit};
