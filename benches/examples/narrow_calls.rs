@@ -308,7 +308,9 @@ macro_rules! parry_run {
                         let vs: Vec<_> = vs.iter().map(|&p| v(p)).collect();
                         Box::new(ps::ConvexPolygon::from_convex_polyline(vs).unwrap())
                     }
-                    Spec::Capsule(h, r) => Box::new(ps::Capsule::new(v([0.0, -h]), v([0.0, h]), l(r))),
+                    Spec::Capsule(h, r) => {
+                        Box::new(ps::Capsule::new(v([0.0, -h]), v([0.0, h]), l(r)))
+                    }
                 }
             };
             let pose = |[x, y, a]: [f64; 3]| {

@@ -199,7 +199,12 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
     /// (a manifold) overrides it to map and flip the answer it is given in
     /// place rather than build two new ones.
     #[inline(always)]
-    fn in_world(local: Self::Answer, frame: &D::Pose, args: &Self::Args, swapped: bool) -> Self::Answer {
+    fn in_world(
+        local: Self::Answer,
+        frame: &D::Pose,
+        args: &Self::Args,
+        swapped: bool,
+    ) -> Self::Answer {
         Self::flipped_if(Self::to_world(&local, frame, args, swapped), swapped)
     }
     /// The arguments for the shapes in the other order when `swapped` (a

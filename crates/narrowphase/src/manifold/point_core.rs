@@ -49,7 +49,12 @@ pub(crate) fn point_core_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let b_feature = if b.core_vertex_count() == 1 {
         Feature::Vertex(0)
     } else {
-        touching_feature(b, &b_in_a.rotation.inverse_transform_vector(&-e.normal.into_inner()))
+        touching_feature(
+            b,
+            &b_in_a
+                .rotation
+                .inverse_transform_vector(&-e.normal.into_inner()),
+        )
     };
     Some(single_point(
         &e,
