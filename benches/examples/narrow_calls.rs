@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Pairs: `circle_circle`, `obb_obb`, `circle_obb`, `triangle_circle`,
-//! `point_obb`, `disc_disc` (a user kind with a registered kernel). Paths:
+//! `point_obb`, `polygon_polygon` (6 to 8 vertices, as `benches/narrow.rs`),
+//! `capsule_obb`, `disc_disc` (a user kind with a registered kernel); the
+//! `typed` paths have no polygon or capsule pair. Paths:
 //! `typed` (the kernel, `inv_mul` included), `table` (an owned
 //! `DispatchTable`), `free` (`narrowphase::intersects`), `contact_table`,
 //! `contact_free`, `contact_typed`, `manifold_table`
@@ -82,14 +84,17 @@ fn disc_disc_contact<T: Real>(a: &Disc<T>, b: &Disc<T>, m: &Isometry2<T>) -> Opt
 }
 
 /// A shape in plain numbers: 0 point, 1 circle (r), 2 box (hx, hy),
-/// 3 triangle (corners), 4 disc (r).
-#[derive(Clone, Copy)]
+/// 3 triangle (corners), 4 disc (r), 5 polygon (vertices, counter-clockwise),
+/// 6 capsule (half length along y, radius).
+#[derive(Clone)]
 enum Spec {
     Point,
     Circle(f64),
     Obb(f64, f64),
     Triangle([[f64; 2]; 3]),
     Disc(f64),
+    Polygon(Vec<[f64; 2]>),
+    Capsule(f64, f64),
 }
 
 fn spec(rng: &mut Rng, which: u8) -> Spec {
@@ -106,18 +111,42 @@ fn spec(rng: &mut Rng, which: u8) -> Spec {
             };
             Spec::Triangle([corner(0.0), corner(1.0), corner(2.0)])
         }
+        5 => {
+            // 6 to 8 vertices on an ellipse at jittered angles (strictly
+            // convex), as `polygon_spec` in `benches/narrow.rs`.
+            let n = 6 + (rng.next_u64() % 3) as usize;
+            let gap = std::f64::consts::TAU / n as f64;
+            let (phase, radius) = (rng.range(0.0, std::f64::consts::TAU), rng.range(0.5, 1.5));
+            let (sx, sy) = (rng.range(0.7, 1.3), rng.range(0.7, 1.3));
+            Spec::Polygon(
+                (0..n)
+                    .map(|i| {
+                        let t = phase + gap * (i as f64 + rng.range(-0.3, 0.3));
+                        [radius * sx * t.cos(), radius * sy * t.sin()]
+                    })
+                    .collect(),
+            )
+        }
+        6 => Spec::Capsule(rng.range(0.25, 1.0), rng.range(0.2, 0.8)),
         _ => Spec::Disc(rng.range(0.25, 1.5)),
     }
 }
 
-fn ours<T: Real>(s: Spec) -> Box<dyn Shape<T>> {
+fn ours<T: Real>(s: &Spec) -> Box<dyn Shape<T>> {
     let p = |[x, y]: [f64; 2]| Point2::new(T::lit(x), T::lit(y));
-    match s {
+    match *s {
         Spec::Point => Box::new(Point::origin()),
         Spec::Circle(r) => Box::new(Circle::new(T::lit(r)).unwrap()),
         Spec::Obb(x, y) => Box::new(Obb::new(Vector2::new(T::lit(x), T::lit(y))).unwrap()),
         Spec::Triangle([a, b, c]) => Box::new(Triangle::new(p(a), p(b), p(c)).unwrap()),
         Spec::Disc(r) => Box::new(Disc { radius: T::lit(r) }),
+        Spec::Polygon(ref vs) => {
+            let vs: Vec<Point2<T>> = vs.iter().map(|&v| p(v)).collect();
+            Box::new(ConvexPolygon::new(&vs).unwrap())
+        }
+        Spec::Capsule(h, r) => {
+            Box::new(Capsule::new(p([0.0, -h]), p([0.0, h]), T::lit(r)).unwrap())
+        }
     }
 }
 
@@ -137,6 +166,8 @@ fn specs(name: &str) -> Vec<(Spec, [f64; 3], Spec, [f64; 3])> {
         "triangle_circle" => (3, 1),
         "point_obb" => (0, 2),
         "disc_disc" => (4, 4),
+        "polygon_polygon" => (5, 5),
+        "capsule_obb" => (6, 2),
         _ => panic!("unknown pair {name}"),
     };
     let mut rng = Rng::new(0x5EED);
@@ -256,7 +287,7 @@ fn typed<T: Real>(name: &str, pairs: &[Pair<T>], contact: bool) {
             false
         ),
         "disc_disc" => run!(disc_disc, disc_disc_contact, Disc<T>, Disc<T>, false),
-        _ => unreachable!(),
+        _ => panic!("no typed path for {name}"),
     }
 }
 
@@ -267,12 +298,19 @@ macro_rules! parry_run {
             type R = $parry::math::Real;
             let l = |x: f64| x as R;
             let v = |[x, y]: [f64; 2]| $parry::math::Vector::new(l(x), l(y));
-            let shape = |s: Spec| -> Box<dyn ps::Shape> {
-                match s {
+            let shape = |s: &Spec| -> Box<dyn ps::Shape> {
+                match *s {
                     Spec::Point => Box::new(ps::Ball::new(0.0)),
                     Spec::Circle(r) | Spec::Disc(r) => Box::new(ps::Ball::new(l(r))),
                     Spec::Obb(x, y) => Box::new(ps::Cuboid::new(v([x, y]))),
                     Spec::Triangle([a, b, c]) => Box::new(ps::Triangle::new(v(a), v(b), v(c))),
+                    Spec::Polygon(ref vs) => {
+                        let vs: Vec<_> = vs.iter().map(|&p| v(p)).collect();
+                        Box::new(ps::ConvexPolygon::from_convex_polyline(vs).unwrap())
+                    }
+                    Spec::Capsule(h, r) => {
+                        Box::new(ps::Capsule::new(v([0.0, -h]), v([0.0, h]), l(r)))
+                    }
                 }
             };
             let pose = |[x, y, a]: [f64; 3]| {
@@ -283,7 +321,7 @@ macro_rules! parry_run {
             };
             let pairs: Vec<_> = specs
                 .iter()
-                .map(|(a, pa, b, pb)| (shape(*a), pose(*pa), shape(*b), pose(*pb)))
+                .map(|(a, pa, b, pb)| (shape(a), pose(*pa), shape(b), pose(*pb)))
                 .collect();
             if mode == 2 {
                 use $parry::query::{
@@ -326,7 +364,7 @@ fn run<T: Real>(name: &str, path: &str) {
     let sp = specs(name);
     let pairs: Vec<Pair<T>> = sp
         .iter()
-        .map(|(a, pa, b, pb)| (ours::<T>(*a), pose(*pa), ours::<T>(*b), pose(*pb)))
+        .map(|(a, pa, b, pb)| (ours::<T>(a), pose(*pa), ours::<T>(b), pose(*pb)))
         .collect();
     let mut table = DispatchTable::<T>::new();
     let disc = ShapeKind::custom(7);

@@ -7,8 +7,8 @@ use core::fmt::Debug;
 use nalgebra::{Isometry2, Isometry3, Point, SVector, Vector3};
 use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{
-    ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, Manifold, ManifoldQuery,
-    ShapeCastArgs, ShapeCastHit, ShapeCastQuery,
+    ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, FeatureId, Manifold,
+    ManifoldQuery, ShapeCastArgs, ShapeCastHit, ShapeCastQuery,
 };
 use shape::{BoundingBox, PointProjection, Ray, RayHit, Real, Shape, Shape3};
 
@@ -128,14 +128,26 @@ fn centre<T: Real, const D: usize>(b: &BoundingBox<T, D>) -> Point<T, D> {
 pub trait ContactType {
     /// The contact manifold of the same dimension and precision.
     type Manifold: Copy + Debug + PartialEq + Send + Sync;
+    /// The feature ids of a manifold's points, in their order (what the
+    /// world matches from frame to frame; code generic over the dimension
+    /// reads them here, as the manifold types differ by their capacity).
+    fn manifold_ids(m: &Self::Manifold) -> impl Iterator<Item = FeatureId> + '_;
 }
 
 impl<T: Real> ContactType for Contact<T> {
     type Manifold = Manifold<T, 2>;
+    #[inline]
+    fn manifold_ids(m: &Self::Manifold) -> impl Iterator<Item = FeatureId> + '_ {
+        m.points().iter().map(|p| p.id)
+    }
 }
 
 impl<T: Real> ContactType for Contact3<T> {
     type Manifold = Manifold<T, 3>;
+    #[inline]
+    fn manifold_ids(m: &Self::Manifold) -> impl Iterator<Item = FeatureId> + '_ {
+        m.points().iter().map(|p| p.id)
+    }
 }
 
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
@@ -152,7 +164,7 @@ pub trait Space<T: Real, const D: usize> {
     type Pose: Copy + Debug + PartialEq + Send + Sync;
     /// The contact (`Contact<T>` or `Contact3<T>`), which names the
     /// dimension's manifold.
-    type Contact: Copy + Debug + PartialEq + Send + Sync + ContactType<Manifold = Manifold<T, D>>;
+    type Contact: Copy + Debug + PartialEq + Send + Sync + ContactType;
     /// The dispatch table.
     type Table: Clone + Debug + Send + Sync;
 
@@ -212,7 +224,7 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Stored,
         pose_b: &Self::Pose,
         prediction: T,
-    ) -> Result<Option<Manifold<T, D>>, DispatchError>;
+    ) -> Result<Option<<Self::Contact as ContactType>::Manifold>, DispatchError>;
     /// The narrow-phase closest points (world frame, normal from `a` to
     /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
     ///

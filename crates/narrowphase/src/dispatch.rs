@@ -440,6 +440,19 @@ impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
     fn from_gap(gap: T, prediction: &T) -> Option<Self::Answer> {
         (gap > *prediction).then_some(None)
     }
+    /// Mapped and flipped in place (the manifold is large to copy).
+    #[inline(always)]
+    fn in_world(
+        mut local: Self::Answer,
+        frame: &Isometry2<T>,
+        _prediction: &T,
+        swapped: bool,
+    ) -> Self::Answer {
+        if let Some(m) = &mut local {
+            m.place(frame, swapped);
+        }
+        local
+    }
     #[inline(always)]
     fn builtin(
         x: ShapeRef<'_, T>,

@@ -53,6 +53,7 @@ pub use dispatch::{ClosestPointsFn, ContactFn, Dim2, DispatchTable, IntersectsFn
 pub use error::DispatchError;
 pub use manifold::{
     Feature, FeatureId, MAX_MANIFOLD_POINTS, Manifold, Manifold3, ManifoldPoint, ManifoldPoint3,
+    ManifoldSlots, ManifoldStorage,
 };
 pub use queries::{
     ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery,

@@ -193,6 +193,20 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
         let _ = (args, swapped);
         Self::transformed(answer, frame)
     }
+    /// A kernel's answer `local` in the world and flipped back when
+    /// `swapped`: [`flipped_if`](Self::flipped_if) of
+    /// [`to_world`](Self::to_world), the default. A query with a large answer
+    /// (a manifold) overrides it to map and flip the answer it is given in
+    /// place rather than build two new ones.
+    #[inline(always)]
+    fn in_world(
+        local: Self::Answer,
+        frame: &D::Pose,
+        args: &Self::Args,
+        swapped: bool,
+    ) -> Self::Answer {
+        Self::flipped_if(Self::to_world(&local, frame, args, swapped), swapped)
+    }
     /// The arguments for the shapes in the other order when `swapped` (a
     /// shape cast swaps its two velocities); the default keeps them.
     #[inline]
@@ -979,10 +993,7 @@ where
         return Err(DispatchError::KindMismatch { kind });
     };
     let local = kernel(a, b, &m, Q::local_args(args, &frame, swapped));
-    Ok(Q::flipped_if(
-        Q::to_world(&local, &frame, &args, swapped),
-        swapped,
-    ))
+    Ok(Q::in_world(local, &frame, &args, swapped))
 }
 
 /// Whether two shapes of the same kind are in the reverse of the canonical
@@ -1263,7 +1274,7 @@ where
     Q: PairQuery<T, D>,
 {
     let local = kernel(a, b, m, Q::local_args(args, frame, swapped));
-    Q::flipped_if(Q::to_world(&local, frame, &args, swapped), swapped)
+    Q::in_world(local, frame, &args, swapped)
 }
 
 /// `(a, b)`, or `(b, a)` when `swap` and `A` and `B` are one type (two

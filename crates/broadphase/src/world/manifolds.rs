@@ -53,12 +53,15 @@
 //! [`World::collisions`] and one in the bounds of `insert`, `set_pose` and
 //! `replace_shape`, nothing allocated.
 
-use narrowphase::{DispatchError, Feature, FeatureId, MAX_MANIFOLD_POINTS, Manifold};
+use narrowphase::{DispatchError, Feature, FeatureId, MAX_MANIFOLD_POINTS};
 use num_traits::Float;
 use shape::{BoundingBox, Real};
 
 use super::{Frame, Handle, World, WorldError};
-use crate::space::{Dim, Space, rounding_margin};
+use crate::space::{ContactType, Dim, Space, rounding_margin};
+
+/// The manifold type of dimension `D` (`narrowphase::Manifold<T, D>`).
+type ManifoldOf<T, const D: usize> = <<Dim<D> as Space<T, D>>::Contact as ContactType>::Manifold;
 
 /// A pair with a contact manifold (normal from `a` to `b`) and the matches of
 /// its points to the pair's manifold at the previous query. `M` is
@@ -91,20 +94,21 @@ struct PairIds {
 }
 
 impl PairIds {
-    fn of<T: Real, const D: usize>(p: &PairManifold<Manifold<T, D>>) -> Self {
+    fn of<C: ContactType>(p: &PairManifold<C::Manifold>) -> Self {
         let mut ids = [FeatureId {
             a: Feature::Surface,
             b: Feature::Surface,
         }; MAX_MANIFOLD_POINTS];
-        let points = p.manifold.points();
-        for (slot, point) in ids.iter_mut().zip(points) {
-            *slot = point.id;
+        let mut len = 0;
+        for (slot, id) in ids.iter_mut().zip(C::manifold_ids(&p.manifold)) {
+            *slot = id;
+            len += 1;
         }
         Self {
             a: p.a,
             b: p.b,
             // A manifold holds at most `MAX_MANIFOLD_POINTS` (4) points.
-            len: points.len() as u8,
+            len,
             ids,
         }
     }
@@ -112,7 +116,8 @@ impl PairIds {
 
 /// One candidate pair's manifold: `None` when the filters reject it, else the
 /// manifold (or none) or the table's error.
-type PairManifoldResult<T, const D: usize> = Option<Result<Option<Manifold<T, D>>, DispatchError>>;
+type PairManifoldResult<T, const D: usize> =
+    Option<Result<Option<ManifoldOf<T, D>>, DispatchError>>;
 
 /// The world's manifold settings and history.
 pub(super) struct ManifoldState<T: Real, const D: usize>
@@ -174,7 +179,7 @@ where
 
     /// Fills `matched` of this query's manifolds (sorted by handles) from the
     /// previous query's ids by a merge walk, then remembers this query's ids.
-    fn match_previous(&mut self, now: &mut [PairManifold<Manifold<T, D>>]) {
+    fn match_previous(&mut self, now: &mut [PairManifold<ManifoldOf<T, D>>]) {
         let prev = &self.history;
         let mut j = 0;
         for pm in now.iter_mut() {
@@ -186,13 +191,18 @@ where
                 continue;
             };
             let ids = &e.ids[..usize::from(e.len)];
-            for (m, p) in pm.matched.iter_mut().zip(pm.manifold.points()) {
+            let now_ids =
+                <<Dim<D> as Space<T, D>>::Contact as ContactType>::manifold_ids(&pm.manifold);
+            for (m, now_id) in pm.matched.iter_mut().zip(now_ids) {
                 // Fewer than `MAX_MANIFOLD_POINTS` (4) ids: the index fits.
-                *m = ids.iter().position(|id| *id == p.id).map(|k| k as u8);
+                *m = ids.iter().position(|id| *id == now_id).map(|k| k as u8);
             }
         }
         self.history.clear();
-        self.history.extend(now.iter().map(PairIds::of));
+        self.history.extend(
+            now.iter()
+                .map(PairIds::of::<<Dim<D> as Space<T, D>>::Contact>),
+        );
     }
 }
 
@@ -415,7 +425,7 @@ where
         &self,
         a: u32,
         b: u32,
-        manifold: Result<Option<Manifold<T, D>>, DispatchError>,
+        manifold: Result<Option<ManifoldOf<T, D>>, DispatchError>,
         failed: &mut FailedContacts,
         out: &mut Frame<T, D>,
     ) {

@@ -66,6 +66,7 @@
 //! edges and faces is in the [`Feature`] documentation.
 
 pub mod pairs;
+pub mod point_core;
 pub mod polygonal;
 
 use nalgebra::{AbstractRotation, Isometry, Point, SVector, Unit};
@@ -74,6 +75,46 @@ use shape::Real;
 /// The most points a manifold holds: 2 for any 2D pair, 4 for the 3D box
 /// pairs.
 pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// The fixed array a `D`-dimensional [`Manifold`] keeps its points in: 2
+/// slots in 2D (no 2D pair has more points), 4 in 3D. A 2D manifold is then
+/// half the size, cheap to return and copy (the table moves every answer
+/// through its layers). Implemented by [`ManifoldSlots`] for `D = 2` and
+/// `D = 3`; code generic over the dimension names it as the bound
+/// `ManifoldSlots: ManifoldStorage<T, D>`.
+pub trait ManifoldStorage<T: Real, const D: usize> {
+    /// The array of points: `[ManifoldPoint<T, D>; N]`.
+    type Points: Copy
+        + core::fmt::Debug
+        + PartialEq
+        + Send
+        + Sync
+        + AsRef<[ManifoldPoint<T, D>]>
+        + AsMut<[ManifoldPoint<T, D>]>;
+    /// Every slot holding `point`.
+    fn filled(point: ManifoldPoint<T, D>) -> Self::Points;
+}
+
+/// The implementor of [`ManifoldStorage`] (the storage of 2D and 3D
+/// manifolds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ManifoldSlots;
+
+impl<T: Real> ManifoldStorage<T, 2> for ManifoldSlots {
+    type Points = [ManifoldPoint<T, 2>; 2];
+    #[inline(always)]
+    fn filled(point: ManifoldPoint<T, 2>) -> Self::Points {
+        [point; 2]
+    }
+}
+
+impl<T: Real> ManifoldStorage<T, 3> for ManifoldSlots {
+    type Points = [ManifoldPoint<T, 3>; MAX_MANIFOLD_POINTS];
+    #[inline(always)]
+    fn filled(point: ManifoldPoint<T, 3>) -> Self::Points {
+        [point; MAX_MANIFOLD_POINTS]
+    }
+}
 
 /// A feature of one shape: what a manifold point's [`FeatureId`] names.
 ///
@@ -171,8 +212,9 @@ impl<T: Real, const D: usize> ManifoldPoint<T, D> {
     }
 }
 
-/// A contact manifold: a unit normal from A to B and 1 to
-/// [`MAX_MANIFOLD_POINTS`] points, in a fixed-size array (no allocation).
+/// A contact manifold: a unit normal from A to B and 1 to 2 points in 2D,
+/// 1 to [`MAX_MANIFOLD_POINTS`] (4) in 3D, in a fixed-size array (no
+/// allocation; see [`ManifoldStorage`]).
 ///
 /// ```
 /// use nalgebra::{Isometry2, Vector2};
@@ -194,16 +236,22 @@ impl<T: Real, const D: usize> ManifoldPoint<T, D> {
 /// }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Manifold<T: Real, const D: usize = 2> {
+pub struct Manifold<T: Real, const D: usize = 2>
+where
+    ManifoldSlots: ManifoldStorage<T, D>,
+{
     normal: Unit<SVector<T, D>>,
-    points: [ManifoldPoint<T, D>; MAX_MANIFOLD_POINTS],
+    points: <ManifoldSlots as ManifoldStorage<T, D>>::Points,
     len: u8,
 }
 
 /// A 3D contact manifold.
 pub type Manifold3<T> = Manifold<T, 3>;
 
-impl<T: Real, const D: usize> Manifold<T, D> {
+impl<T: Real, const D: usize> Manifold<T, D>
+where
+    ManifoldSlots: ManifoldStorage<T, D>,
+{
     /// A manifold with normal `normal` and its first point. A manifold always
     /// has at least one point (a pair with none has no manifold).
     #[must_use]
@@ -211,19 +259,20 @@ impl<T: Real, const D: usize> Manifold<T, D> {
     pub fn new(normal: Unit<SVector<T, D>>, first: ManifoldPoint<T, D>) -> Self {
         Self {
             normal,
-            points: [first; MAX_MANIFOLD_POINTS],
+            points: ManifoldSlots::filled(first),
             len: 1,
         }
     }
 
-    /// Adds a point; `false` (and nothing added) when the manifold is full.
+    /// Adds a point; `false` (and nothing added) when the manifold is full
+    /// (2 points in 2D, 4 in 3D).
     #[inline]
     pub fn push(&mut self, point: ManifoldPoint<T, D>) -> bool {
         let len = usize::from(self.len);
-        if len == MAX_MANIFOLD_POINTS {
+        let Some(slot) = self.points.as_mut().get_mut(len) else {
             return false;
-        }
-        self.points[len] = point;
+        };
+        *slot = point;
         self.len += 1;
         true
     }
@@ -239,10 +288,10 @@ impl<T: Real, const D: usize> Manifold<T, D> {
     #[must_use]
     #[inline]
     pub fn points(&self) -> &[ManifoldPoint<T, D>] {
-        &self.points[..usize::from(self.len)]
+        &self.points.as_ref()[..usize::from(self.len)]
     }
 
-    /// How many points (1 to [`MAX_MANIFOLD_POINTS`]).
+    /// How many points (1 to 2 in 2D, 1 to [`MAX_MANIFOLD_POINTS`] in 3D).
     #[must_use]
     #[inline]
     #[allow(clippy::len_without_is_empty)] // never empty
@@ -276,7 +325,7 @@ impl<T: Real, const D: usize> Manifold<T, D> {
     pub fn flipped(&self) -> Self {
         let mut out = *self;
         out.normal = -self.normal;
-        for p in &mut out.points[..usize::from(self.len)] {
+        for p in &mut out.points.as_mut()[..usize::from(self.len)] {
             *p = p.flipped();
         }
         out
@@ -288,10 +337,38 @@ impl<T: Real, const D: usize> Manifold<T, D> {
     pub fn transformed<R: AbstractRotation<T, D>>(&self, pose: &Isometry<T, R, D>) -> Self {
         let mut out = *self;
         out.normal = Unit::new_unchecked(pose.transform_vector(&self.normal));
-        for p in &mut out.points[..usize::from(self.len)] {
+        for p in &mut out.points.as_mut()[..usize::from(self.len)] {
             *p = p.transformed(pose);
         }
         out
+    }
+
+    /// [`transformed`](Self::transformed) by `pose`, then
+    /// [`flipped`](Self::flipped) when `flip`, in place: what the table does
+    /// to a kernel's manifold, without building two new ones (the same
+    /// numbers, bit for bit: the flip only moves and negates them).
+    #[inline]
+    pub(crate) fn place<R: AbstractRotation<T, D>>(
+        &mut self,
+        pose: &Isometry<T, R, D>,
+        flip: bool,
+    ) {
+        let n = pose.transform_vector(&self.normal);
+        self.normal = Unit::new_unchecked(if flip { -n } else { n });
+        for p in &mut self.points.as_mut()[..usize::from(self.len)] {
+            let (a, b) = (
+                pose.transform_point(&p.point_a),
+                pose.transform_point(&p.point_b),
+            );
+            if flip {
+                p.point_a = b;
+                p.point_b = a;
+                p.id = p.id.flipped();
+            } else {
+                p.point_a = a;
+                p.point_b = b;
+            }
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 //! One manifold kernel per built-in 2D pair, named `<a>_<b>_manifold` as the
-//! register block lists them: the pairs of shapes with cores go through
+//! register block lists them: the pairs whose first shape is a point or a
+//! circle (a one-point core) have one point, from `point_core::point_core_manifold`;
+//! the other pairs of shapes with cores go through
 //! `polygonal::polygonal_manifold` on the pair's own exact contact and closest-points
 //! kernels; the pairs with an ellipse have one point, from the same exact
 //! kernels, with the ellipse's feature [`Feature::Surface`].
@@ -7,6 +9,7 @@
 use nalgebra::Isometry2;
 use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
 
+use super::point_core::point_core_manifold;
 use super::polygonal::{exact, polygonal_manifold, single_point, touching_feature};
 use super::{Feature, FeatureId, Manifold};
 use crate::circle::*;
@@ -59,6 +62,18 @@ macro_rules! polygonal_manifolds {
     )*};
 }
 
+macro_rules! point_core_manifolds {
+    ($( $name:ident: $a:ident, $b:ident => $contact:ident, $closest:ident; )*) => {$(
+        #[doc = concat!("The contact manifold of a [`", stringify!($a), "`] and a [`", stringify!($b),
+            "`] placed by `b_in_a`, in A's frame, within `prediction`: the one point of the exact `",
+            stringify!($contact), "` or `", stringify!($closest), "` (A's core is a point; `point_core.rs`).")]
+        #[must_use]
+        pub fn $name<T: Real>(a: &$a<T>, b: &$b<T>, b_in_a: &Isometry2<T>, prediction: T) -> Option<Manifold<T>> {
+            point_core_manifold(a, b, b_in_a, prediction, $contact, $closest)
+        }
+    )*};
+}
+
 macro_rules! one_point_manifolds {
     ($( $name:ident: $a:ident, $b:ident => $contact:ident, $closest:ident; )*) => {$(
         #[doc = concat!("The contact manifold of a [`", stringify!($a), "`] and a [`", stringify!($b),
@@ -77,7 +92,7 @@ macro_rules! one_point_manifolds {
     )*};
 }
 
-polygonal_manifolds! {
+point_core_manifolds! {
     point_point_manifold: Point, Point => point_point_contact, point_point_closest_points;
     point_segment_manifold: Point, Segment => point_segment_contact, point_segment_closest_points;
     point_circle_manifold: Point, Circle => point_circle_contact, point_circle_closest_points;
@@ -86,6 +101,15 @@ polygonal_manifolds! {
     point_triangle_manifold: Point, Triangle => point_triangle_contact, point_triangle_closest_points;
     point_polygon_manifold: Point, ConvexPolygon => point_polygon_contact, point_polygon_closest_points;
     point_capsule_manifold: Point, Capsule => point_capsule_contact, point_capsule_closest_points;
+    circle_circle_manifold: Circle, Circle => circle_circle_contact, circle_circle_closest_points;
+    circle_aabb_manifold: Circle, Aabb => circle_aabb_contact, circle_aabb_closest_points;
+    circle_obb_manifold: Circle, Obb => circle_obb_contact, circle_obb_closest_points;
+    circle_triangle_manifold: Circle, Triangle => circle_triangle_contact, circle_triangle_closest_points;
+    circle_polygon_manifold: Circle, ConvexPolygon => circle_polygon_contact, circle_polygon_closest_points;
+    circle_capsule_manifold: Circle, Capsule => circle_capsule_contact, circle_capsule_closest_points;
+}
+
+polygonal_manifolds! {
     segment_segment_manifold: Segment, Segment => segment_segment_contact, segment_segment_closest_points;
     segment_circle_manifold: Segment, Circle => segment_circle_contact, segment_circle_closest_points;
     segment_aabb_manifold: Segment, Aabb => segment_aabb_contact, segment_aabb_closest_points;
@@ -93,12 +117,6 @@ polygonal_manifolds! {
     segment_triangle_manifold: Segment, Triangle => segment_triangle_contact, segment_triangle_closest_points;
     segment_polygon_manifold: Segment, ConvexPolygon => segment_polygon_contact, segment_polygon_closest_points;
     segment_capsule_manifold: Segment, Capsule => segment_capsule_contact, segment_capsule_closest_points;
-    circle_circle_manifold: Circle, Circle => circle_circle_contact, circle_circle_closest_points;
-    circle_aabb_manifold: Circle, Aabb => circle_aabb_contact, circle_aabb_closest_points;
-    circle_obb_manifold: Circle, Obb => circle_obb_contact, circle_obb_closest_points;
-    circle_triangle_manifold: Circle, Triangle => circle_triangle_contact, circle_triangle_closest_points;
-    circle_polygon_manifold: Circle, ConvexPolygon => circle_polygon_contact, circle_polygon_closest_points;
-    circle_capsule_manifold: Circle, Capsule => circle_capsule_contact, circle_capsule_closest_points;
     aabb_aabb_manifold: Aabb, Aabb => aabb_aabb_contact, aabb_aabb_closest_points;
     aabb_obb_manifold: Aabb, Obb => aabb_obb_contact, aabb_obb_closest_points;
     aabb_triangle_manifold: Aabb, Triangle => aabb_triangle_contact, aabb_triangle_closest_points;

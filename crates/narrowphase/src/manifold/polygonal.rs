@@ -381,10 +381,20 @@ fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 
 /// How far above the deepest vertex an end may be and still count as it:
 /// rounding of heights of points of these magnitudes.
-fn height_tolerance<T: Real>(points: &[Point2<T>], separation: T) -> T {
+///
+/// The numbers are finite (the table checks the poses, the kernels answer
+/// finite points), so plain comparisons pick the same largest magnitude as
+/// `max` would, without its NaN handling.
+#[inline]
+fn height_tolerance<T: Real>(points: &[Point2<T>; 5], separation: T) -> T {
     let mut scale = num_traits::Float::abs(separation);
     for p in points {
-        scale = num_traits::Float::max(scale, p.coords.amax());
+        for c in [p.x, p.y] {
+            let m = num_traits::Float::abs(c);
+            if m > scale {
+                scale = m;
+            }
+        }
     }
     T::epsilon() * T::from(64.0).unwrap_or_else(T::one) * scale
 }
