@@ -16,7 +16,7 @@
 //! ```
 
 use broadphase::{Filter, Handle, World};
-use nalgebra::{Isometry2, Point2, Vector2};
+use nalgebra::{Isometry2, Point2, Translation2, Vector2};
 use serde::{Deserialize, Serialize};
 use shape::ShapeKind;
 use shape::{
@@ -398,8 +398,14 @@ fn local<T: Real>(p: [f64; 2], c: [f64; 2]) -> Point2<T> {
     Point2::new(T::lit(p[0] - c[0]), T::lit(p[1] - c[1]))
 }
 
+/// The pose of a file's centre and angle, the rotation by the library's
+/// deterministic cosine and sine (`shape::math`), so the command answers the
+/// same bits on every platform.
 fn pose<T: Real>(c: [f64; 2], angle: f64) -> Isometry2<T> {
-    Isometry2::new(Vector2::new(T::lit(c[0]), T::lit(c[1])), T::lit(angle))
+    Isometry2::from_parts(
+        Translation2::new(T::lit(c[0]), T::lit(c[1])),
+        shape::math::rotation2(T::lit(angle)),
+    )
 }
 
 impl ShapeSpec {
@@ -580,7 +586,7 @@ fn world_point<T: Real>(pose: &Isometry2<T>, p: Point2<T>) -> [f64; 2] {
 }
 
 fn angle_of<T: Real>(pose: &Isometry2<T>) -> f64 {
-    pose.rotation.angle().as_f64()
+    shape::math::angle_of(&pose.rotation).as_f64()
 }
 
 impl ShapeSpec {

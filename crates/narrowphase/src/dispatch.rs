@@ -108,6 +108,9 @@ impl<T: Real> Table<T, Dim2> {
     /// A shared table with the built-in pairs, built once per precision. The
     /// free functions ([`crate::intersects`], ...) do not need it: they call
     /// the built-in kernels directly.
+    ///
+    /// Needs the `std` feature (a lock guards the tables built so far).
+    #[cfg(feature = "std")]
     pub fn shared() -> &'static Self {
         Self::shared_with(Self::new)
     }

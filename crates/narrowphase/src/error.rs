@@ -112,4 +112,4 @@ impl fmt::Display for DispatchError {
     }
 }
 
-impl std::error::Error for DispatchError {}
+impl core::error::Error for DispatchError {}

@@ -28,6 +28,15 @@
 //! assert_eq!(c.normal.into_inner(), Vector2::new(0.0, 1.0)); // from the wall to the ball
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(not(any(feature = "std", feature = "libm")))]
+compile_error!(
+    "the narrowphase crate needs its `std` feature (the default) or, without the standard library, its `libm` feature for the float functions"
+);
+
+extern crate alloc;
+
 pub mod cast;
 pub mod circle;
 mod closest_points;

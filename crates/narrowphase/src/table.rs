@@ -56,9 +56,13 @@
 //! for the kernels users register, and the kernels themselves.
 //! `docs/ARCHITECTURE.md` walks through it.
 
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::any::Any;
 use core::cmp::Ordering;
-use std::sync::{Arc, OnceLock, RwLock};
+#[cfg(feature = "std")]
+use std::sync::{OnceLock, RwLock};
 
 use shape::{Real, ShapeKind};
 
@@ -811,6 +815,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
     /// A shared table built once per precision and dimension by `build`. The
     /// free functions do not use it (they call the built-in kernels directly,
     /// with no lock); it is there for code that wants a `&'static` table.
+    #[cfg(feature = "std")]
     pub(crate) fn shared_with(build: fn() -> Self) -> &'static Self {
         type Registry = RwLock<Vec<(core::any::TypeId, &'static (dyn Any + Send + Sync))>>;
         static TABLES: OnceLock<Registry> = OnceLock::new();
@@ -828,7 +833,7 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         if let Some(t) = lookup(&list) {
             return t;
         }
-        let table: &'static Self = Box::leak(Box::new(build()));
+        let table: &'static Self = alloc::boxed::Box::leak(alloc::boxed::Box::new(build()));
         list.push((id, table));
         table
     }

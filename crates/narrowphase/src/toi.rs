@@ -92,8 +92,9 @@
 //!   for articulated models using Taylor models and temporal culling*, 2007
 //!   (directional motion bounds).
 
-use nalgebra::{Isometry2, Point, Point2, SVector, Translation2, Unit, UnitComplex, Vector2};
+use nalgebra::{Isometry2, Point, Point2, SVector, Translation2, Unit, Vector2};
 use num_traits::Float;
+use shape::math::{angle_of, rotation2};
 use shape::{Real, Shape, ShapeRef};
 
 use crate::{ClosestPoints, Contact, DispatchError, DispatchTable};
@@ -182,8 +183,8 @@ impl<T: Real> Sweep<T> {
     /// # Errors
     /// [`DispatchError::NonFiniteSweep`] as [`new`](Self::new).
     pub fn from_poses(start: &Isometry2<T>, end: &Isometry2<T>) -> Result<Self, DispatchError> {
-        let a0 = start.rotation.angle();
-        let turn = (start.rotation.inverse() * end.rotation).angle();
+        let a0 = angle_of(&start.rotation);
+        let turn = angle_of(&(start.rotation.inverse() * end.rotation));
         Self::new(
             Point2::origin(),
             Point2::from(start.translation.vector),
@@ -200,7 +201,7 @@ impl<T: Real> Sweep<T> {
     /// [`DispatchError::NonFiniteSweep`] as [`new`](Self::new).
     pub fn linear(pose: &Isometry2<T>, motion: &Vector2<T>) -> Result<Self, DispatchError> {
         let c0 = Point2::from(pose.translation.vector);
-        let a = pose.rotation.angle();
+        let a = angle_of(&pose.rotation);
         Self::new(Point2::origin(), c0, c0 + motion, a, a)
     }
 
@@ -247,7 +248,7 @@ impl<T: Real> Sweep<T> {
         let s = T::one() - t;
         let angle = self.angle_start * s + self.angle_end * t;
         let center = self.center_start.coords * s + self.center_end.coords * t;
-        let rotation = UnitComplex::new(angle);
+        let rotation = rotation2(angle);
         Isometry2::from_parts(
             Translation2::from(center - rotation * self.local_center.coords),
             rotation,
@@ -259,7 +260,7 @@ impl<T: Real> Sweep<T> {
     /// # Errors
     /// [`DispatchError::NonFiniteSweep`] as [`new`](Self::new).
     pub fn transformed(&self, m: &Isometry2<T>) -> Result<Self, DispatchError> {
-        let turn = m.rotation.angle();
+        let turn = angle_of(&m.rotation);
         Self::new(
             self.local_center,
             m * self.center_start,

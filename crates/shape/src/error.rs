@@ -68,6 +68,21 @@ pub enum ShapeError {
     /// The two end points of a segment or capsule coincide. Use a `Point` or a
     /// `Circle` instead.
     CoincidentEndpoints,
+    /// Two edges of a polygon that are not neighbours touch or cross, so it
+    /// is not simple. Edge `i` runs from input vertex `i` to vertex `i + 1`
+    /// (the last back to vertex 0).
+    EdgesCross {
+        /// The first edge's index.
+        edge: usize,
+        /// The other edge's index.
+        other: usize,
+    },
+    /// A convex part of a decomposition is too thin to be a valid convex
+    /// polygon (a sliver between nearly aligned vertices).
+    DegeneratePart {
+        /// The smallest input index among the part's vertices.
+        vertex: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -97,8 +112,16 @@ impl fmt::Display for ShapeError {
             Self::SelfIntersecting => write!(f, "polygon boundary crosses itself"),
             Self::AllCollinear => write!(f, "all points lie on one line: the hull has no area"),
             Self::CoincidentEndpoints => write!(f, "the two end points coincide"),
+            Self::EdgesCross { edge, other } => write!(
+                f,
+                "edge {edge} (from vertex {edge}) and edge {other} (from vertex {other}) touch or cross: the polygon is not simple"
+            ),
+            Self::DegeneratePart { vertex } => write!(
+                f,
+                "a convex part at vertex {vertex} is too thin to be a polygon (nearly aligned vertices)"
+            ),
         }
     }
 }
 
-impl std::error::Error for ShapeError {}
+impl core::error::Error for ShapeError {}

@@ -27,9 +27,19 @@
 //! );
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(not(any(feature = "std", feature = "libm")))]
+compile_error!(
+    "the shape crate needs its `std` feature (the default) or, without the standard library, its `libm` feature for the float functions"
+);
+
+extern crate alloc;
+
 mod bounding;
 mod error;
 mod kind;
+pub mod math;
 mod query;
 mod real;
 mod shape_ref;
@@ -38,12 +48,15 @@ mod traits;
 
 pub mod dim2;
 pub mod dim3;
+#[cfg(feature = "mint")]
+pub mod interop;
 pub mod sat;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod tolerance;
 
 #[doc(hidden)]
+#[cfg(feature = "std")]
 pub mod testing;
 
 pub use bounding::{BoundingBox, BoundingBox2, BoundingBox3};

@@ -97,8 +97,9 @@ fn rescale_exactly<T: Real>(axis: Vector2<T>) -> Vector2<T> {
     let m = axis.amax();
     let big = T::lit(1048576.0); // 2^20
     if m > big || (m < T::one() / big && m > T::zero()) {
-        let k = num_traits::Float::floor(num_traits::Float::log2(m));
-        axis * num_traits::Float::powf(T::two(), -k)
+        // m is finite and nonzero here (an axis of finite shapes).
+        let k = crate::math::exponent(m).unwrap_or(0);
+        axis * T::lit(crate::math::pow2(-k))
     } else {
         axis
     }

@@ -96,10 +96,10 @@ fn circle_core_polygon<T: Real, P: Polygonal<T>>(r: T, p: &P, b_in_a: &Isometry2
         let m = (0..p.core_vertex_count()).fold(Float::max(r, c.coords.amax()), |m, i| {
             Float::max(m, p.core_vertex(i).coords.amax())
         });
-        let Some(e) = Float::floor(Float::log2(m)).to_i32() else {
+        let Some(e) = shape::math::exponent(m) else {
             return false;
         };
-        let k = Float::powi(T::two(), -e);
+        let k = T::lit(shape::math::pow2(-e));
         scaled_test(r * k, &(c * k), p, k).unwrap_or(false)
     })
 }

@@ -67,6 +67,9 @@ impl<T: Real> Table<T, Dim3> {
     }
 
     /// A shared table with the built-in 3D pairs, built once per precision.
+    ///
+    /// Needs the `std` feature (a lock guards the tables built so far).
+    #[cfg(feature = "std")]
     pub fn shared() -> &'static Self {
         Self::shared_with(Self::new)
     }

@@ -190,7 +190,7 @@ fn mapped_distance<T: Real>(ra: Vector2<T>, rb: Vector2<T>, t: &Vector2<T>, cos:
     let r = (sin * sin * bx2 + cos * cos * by2) / (ra.y * ra.y);
     let q = cos * sin * (rb.x - rb.y) * (rb.x + rb.y) / (ra.x * ra.y);
     let half_diff = (p - r) * T::half();
-    let root = Float::hypot(half_diff, q);
+    let root = shape::math::hypot(half_diff, q);
     let e0 = Float::sqrt((p + r) * T::half() + root);
     // det L = rxB·ryB / (rxA·ryA) exactly (R has determinant 1): the product of
     // the two radii. Dividing by e0 keeps the small radius accurate where the

@@ -342,11 +342,8 @@ pub(super) fn power_of_two_near<T: Real>(scale: T) -> (T, T) {
     if !(scale > T::zero() && Float::is_finite(scale)) {
         return (T::one(), T::one());
     }
-    let k = Float::floor(Float::log2(scale));
-    let k = num_traits::ToPrimitive::to_i32(&k)
-        .unwrap_or(0)
-        .clamp(-100, 100);
-    (Float::powi(T::two(), k), Float::powi(T::two(), -k))
+    let k = shape::math::exponent(scale).unwrap_or(0).clamp(-100, 100);
+    (T::lit(shape::math::pow2(k)), T::lit(shape::math::pow2(-k)))
 }
 
 /// A simplex of one to three support points, with the barycentric weights of

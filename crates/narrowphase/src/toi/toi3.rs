@@ -92,7 +92,7 @@ impl<T: Real> Sweep3<T> {
     /// # Errors
     /// [`DispatchError::NonFiniteSweep`] as [`new`](Self::new).
     pub fn from_poses(start: &Isometry3<T>, end: &Isometry3<T>) -> Result<Self, DispatchError> {
-        let turn = (end.rotation * start.rotation.inverse()).scaled_axis();
+        let turn = shape::math::scaled_axis_of(&(end.rotation * start.rotation.inverse()));
         Self::new(
             Point3::origin(),
             Point3::from(start.translation.vector),
@@ -142,7 +142,7 @@ impl<T: Real> Sweep3<T> {
     pub fn pose_at(&self, t: T) -> Isometry3<T> {
         let s = T::one() - t;
         let center = self.center_start.coords * s + self.center_end.coords * t;
-        let rotation = UnitQuaternion::from_scaled_axis(self.turn * t) * self.rotation_start;
+        let rotation = shape::math::rotation3(&(self.turn * t)) * self.rotation_start;
         Isometry3::from_parts(
             Translation3::from(center - rotation * self.local_center.coords),
             rotation,

@@ -6,6 +6,7 @@
 //! (`polygonal::cast_ray_ccw`, `polygonal::project_ccw`; the method in
 //! `single::polygon_span`, and from outside `single::polygon_entry`).
 
+use alloc::vec::Vec;
 use core::any::Any;
 
 use nalgebra::{Isometry2, Point2, Vector2};

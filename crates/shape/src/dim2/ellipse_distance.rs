@@ -115,7 +115,7 @@ fn root_shifted<T: Real>(s0: T, s1: T, k: T, shift: (T, T), mut lo: T, mut hi: T
 #[must_use]
 pub fn eberly_root<T: Real>(s0: T, s1: T, k: T) -> T {
     let lo = Float::max(T::zero(), Float::max(s0 - T::one(), k * s1 - k * k));
-    root_in(s0, s1, k, lo, Float::hypot(s0, s1))
+    root_in(s0, s1, k, lo, crate::math::hypot(s0, s1))
 }
 
 /// The distance from `(y0, y1)` to the filled ellipse `(x/e0)² + (y/e1)² ≤ 1`,
@@ -149,7 +149,7 @@ pub fn distance_to_filled_ellipse<T: Real>(e0: T, e1: T, y0: T, y1: T) -> T {
         return T::zero();
     }
     // y − x = τ·(yᵢ / (τ + eᵢ²)): no cancellation.
-    e0 * tau * Float::hypot(s0 / (tau + T::one()), s1 / (tau + k2))
+    e0 * tau * crate::math::hypot(s0 / (tau + T::one()), s1 / (tau + k2))
 }
 
 /// The ellipse's radii sorted (major first), the point's absolute coordinates

@@ -5,6 +5,7 @@
 //! Vertex lists are counter-clockwise (the interior is on the left of each edge)
 //! in the shape's local frame; functions taking a pose map local to world.
 
+use alloc::vec::Vec;
 use core::cmp::Ordering::Equal;
 
 use nalgebra::{Isometry2, Point2, Vector2};
@@ -305,13 +306,20 @@ pub(crate) fn validate_convex<T: Real>(points: &[Point2<T>]) -> Result<Vec<Point
         if cross < T::zero() {
             return Err(ShapeError::NotConvex { index: original(i) });
         }
-        winding += Float::atan2(cross, e1.dot(&e2));
+        winding += crate::math::atan2(cross, e1.dot(&e2));
     }
     // Each turn is in (0, π) and the total is 2πk; k = 1 for a simple polygon.
     if winding > T::pi() * T::lit(3.0) {
         return Err(ShapeError::SelfIntersecting);
     }
     Ok(ccw)
+}
+
+/// Whether `b` lies on the line through `a` and `c` within the collinearity
+/// tolerance ([`tolerance::collinear_sine`]): it turns neither left nor right
+/// by more than it.
+pub(crate) fn is_collinear<T: Real>(a: &Point2<T>, b: &Point2<T>, c: &Point2<T>) -> bool {
+    !strictly_left(a, b, c) && !strictly_left(c, b, a)
 }
 
 /// Whether `a → b → c` turns left by more than the collinearity tolerance.
