@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod decompose;
 mod hostile;
 mod properties;
 mod ray_cast;
