@@ -56,17 +56,14 @@ pub trait Polygonal<T: Real> {
     /// bounds; triangles and polygons keep them from construction.
     fn core_extent_and_shortest_edge(&self) -> (T, T) {
         let n = self.core_vertex_count();
-        let mut extent = T::zero();
         let mut shortest = T::infinity();
-        for i in 0..n {
-            let v = self.core_vertex(i);
-            extent = num_traits::Float::max(extent, v.coords.amax());
-            if n > 1 {
-                let e = self.core_vertex(if i + 1 == n { 0 } else { i + 1 }) - v;
+        if n > 1 {
+            for i in 0..n {
+                let e = self.core_vertex(if i + 1 == n { 0 } else { i + 1 }) - self.core_vertex(i);
                 shortest = num_traits::Float::min(shortest, e.norm_squared());
             }
         }
-        (extent, shortest)
+        (self.core_extent(), shortest)
     }
 
     /// How many faces the core has for contact manifolds: `n` for a

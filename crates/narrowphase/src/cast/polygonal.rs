@@ -422,8 +422,8 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let sigma = if e.plus { T::one() } else { -T::one() };
     let tau = Vector2::new(-e.n.y, e.n.x);
     let tau_b = Vector2::new(-e.n_b.y, e.n_b.x);
-    let tol_a = face_tolerance(a.core_extent_and_shortest_edge().0);
-    let tol_b = face_tolerance(b.core_extent_and_shortest_edge().0);
+    let tol_a = face_tolerance(a.core_extent());
+    let tol_b = face_tolerance(b.core_extent());
     let (a_level, b_level) = if e.plus {
         (e.a.1, e.b.0)
     } else {
