@@ -137,9 +137,7 @@ fn count(v: &str) -> Result<usize, String> {
         .parse()
         .map_err(|_| format!("`{v}` is not a valid number"))?;
     if n > 10_000_000 {
-        return Err(format!(
-            "{n} is more than this demo allows (10,000,000)"
-        ));
+        return Err(format!("{n} is more than this demo allows (10,000,000)"));
     }
     Ok(n)
 }
