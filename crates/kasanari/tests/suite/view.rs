@@ -441,8 +441,11 @@ impl Browser {
                  CHROMIUM at the executable. This test never passes without a browser.\n"
             );
         };
+        // One profile per browser: two with the same profile would be one.
+        static OPENED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = OPENED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let profile =
-            std::env::temp_dir().join(format!("kasanari-chromium-{}", std::process::id()));
+            std::env::temp_dir().join(format!("kasanari-chromium-{}-{n}", std::process::id()));
         let mut child = Command::new(&exe)
             .args([
                 "--headless",
@@ -662,6 +665,64 @@ fn a_shape_dragged_in_the_browser_shows_the_new_pair() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("testbed.png");
     std::fs::write(&path, &png).unwrap();
     eprintln!("screenshot: {}", path.display());
+    drop(browser);
+    server.quit();
+}
+
+#[test]
+fn the_page_previews_a_cast_and_plays_the_arena() {
+    // A cast dragged from the puck to the right stops at the pill.
+    let server = Server::start(&["docs/examples/testbed.json", "--precision", "f32"]);
+    let mut browser = Browser::open(&format!("http://{}/", server.addr));
+    browser.wait_for("window.testbed !== undefined && testbed.frame !== null && !testbed.busy");
+    browser.eval("document.querySelector('input[name=tool][value=cast]').click()");
+    let (x0, y0) = browser.screen([0.5, 3.0]);
+    let (x1, y1) = browser.screen([4.5, 3.0]);
+    browser.mouse("mousePressed", x0, y0, 0);
+    browser.mouse("mouseMoved", x1, y1, 0);
+    browser.mouse("mouseReleased", x1, y1, 0);
+    browser.wait_for("!testbed.busy");
+    let query = browser.eval("document.getElementById('query').textContent");
+    assert!(
+        query
+            .as_str()
+            .unwrap()
+            .contains("cast of puck touches pill"),
+        "{query}"
+    );
+    // The cast moved nothing.
+    let frame = server.json("GET", "/api/frame", "");
+    assert_eq!(frame["shapes"][6]["spec"]["center"], json!([0.5, 3.0]));
+    drop(browser);
+    server.quit();
+
+    // Play runs the arena's clock on; pause stops it.
+    let server = Server::start(&["--arena", "--n", "80"]);
+    let mut browser = Browser::open(&format!("http://{}/", server.addr));
+    browser.wait_for("window.testbed !== undefined && testbed.frame !== null && !testbed.busy");
+    assert_eq!(
+        browser.eval("document.getElementById('objects').textContent"),
+        json!("80")
+    );
+    browser.eval("document.getElementById('play').click()");
+    browser.wait_for("testbed.frame.frame >= 10");
+    browser.eval("document.getElementById('pause').click()");
+    browser.wait_for("!testbed.busy");
+    let stopped = browser.eval("testbed.frame.frame");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(browser.eval("testbed.frame.frame"), stopped);
+    browser.eval("document.getElementById('step').click()");
+    browser.wait_for(&format!(
+        "testbed.frame.frame === {} && !testbed.busy",
+        stopped.as_u64().unwrap() + 1
+    ));
+    let time = browser.eval("document.getElementById('time').textContent");
+    assert!(
+        time.as_str()
+            .unwrap()
+            .ends_with(&format!("({})", stopped.as_u64().unwrap() + 1)),
+        "{time}"
+    );
     drop(browser);
     server.quit();
 }
