@@ -25,3 +25,4 @@ mod hostile_scene;
 mod pyramid;
 mod rays;
 mod scene;
+mod view;

@@ -37,16 +37,29 @@ impl Totals {
         self.frames_ms.push(ms);
     }
 
-    /// One progress line (every simulated second).
-    fn progress(&self, frame: usize, stats: &broadphase::Stats) -> Result<(), String> {
-        say!(
-            "  t = {:>4.1} s  frame {frame:>4}  candidates {:>7}  colliding {:>7}  frame {:.2} ms",
+    /// One progress line (every simulated second), on a terminal only: it
+    /// rewrites itself on standard error, and a piped or redirected run
+    /// stays quiet (its standard output holds the summary alone).
+    fn progress(&self, frame: usize, frames: usize, stats: &broadphase::Stats) {
+        use std::io::{IsTerminal as _, Write as _};
+        let err = std::io::stderr();
+        if !err.is_terminal() {
+            return;
+        }
+        let mut err = err.lock();
+        // A terminal that cannot be written to is no reason to stop the run.
+        let _ = write!(
+            err,
+            "\r  t = {:>4.1} s  frame {frame:>4}/{frames}  candidates {:>7}  colliding {:>7}  frame {:.2} ms",
             frame as f64 * DT,
             stats.candidate_pairs,
             stats.colliding_pairs,
             self.frames_ms.last().copied().unwrap_or(0.0)
         );
-        Ok(())
+        if frame == frames {
+            let _ = writeln!(err);
+        }
+        let _ = err.flush();
     }
 
     fn summary(
@@ -135,7 +148,7 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         let stats = world.collisions().stats;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
-            totals.progress(frame, &stats)?;
+            totals.progress(frame, o.frames, &stats);
         }
     }
     let n = o.n as u64;
@@ -266,7 +279,7 @@ fn run3<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         let stats = world.collisions().stats;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
-            totals.progress(frame, &stats)?;
+            totals.progress(frame, o.frames, &stats);
         }
     }
     let n = o.n as u64;

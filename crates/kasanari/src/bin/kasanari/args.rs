@@ -1,33 +1,162 @@
-//! Command-line parsing (by hand: a dozen flags do not need a dependency).
+//! Command-line parsing with `clap` (derive): generated help, `--version`,
+//! did-you-mean suggestions for misspelt commands and flags. A usage error
+//! exits with status 2 (clap's own code for usage errors, the same as every
+//! other bad input of the command); `--help` and `--version` exit with 0.
 
 use std::path::PathBuf;
 
-pub const USAGE: &str = "\
-usage:
-  kasanari [arena] [--n N] [--frames F] [--seed S] [--precision f32|f64]
-                   [--svg PATH] [--cell-size S] [--dim 2|3]
-  kasanari scene FILE.json [--json] [--svg PATH] [--precision f32|f64] [--cell-size S]
-  kasanari pairs FILE.json [--json] [--svg PATH] [--precision f32|f64]
-  kasanari rays FILE.json [--json] [--svg PATH] [--precision f32|f64]
-  kasanari casts FILE.json [--json] [--svg PATH] [--precision f32|f64]
-  kasanari --help | --version
-
-arena   20,000 mixed shapes moving for 600 frames (defaults); prints statistics
-        and frame times, draws the last frame to arena.svg (2D)
-scene   prints every colliding pair of a scene file (docs/scene-format.md);
-        --svg draws the shapes, the colliding ones filled, the contact normals
-pairs   answers each pair of a pairs file: contact, distance, closest points;
-        --svg draws each pair, its contact normal or its closest points
-rays    casts each ray of a rays file into its shapes: the first hit (shape,
-        time of impact, point, normal); --svg draws the rays and their hits
-casts   sweeps each pair of moving shapes of a casts file: the first contact
-        (time of impact, normal, a point on each shape); --svg draws each cast";
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Float precision of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Precision {
     F32,
     F64,
+}
+
+/// Exact 2D/3D collision detection for games: the arena, scene, pairs, rays
+/// and casts files, and an interactive testbed in the browser.
+///
+/// With no command: the arena (20,000 mixed shapes moving for 600 frames).
+/// Bad input (flags, files, shapes) gives a message on stderr and exit
+/// status 2, never a panic.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kasanari",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = "Exit status: 0 on success, 2 on bad input (flags, files, shapes). \
+                  The file formats: docs/scene-format.md."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Mixed shapes moving for some frames (the default command): prints
+    /// statistics and frame times, draws the last frame to arena.svg (2D).
+    Arena(ArenaArgs),
+    /// Every colliding pair of a scene file; --svg draws the shapes, the
+    /// colliding ones filled, the contact normals.
+    Scene(SceneArgs),
+    /// Each pair of a pairs file: contact, distance, closest points,
+    /// manifold; --svg draws each pair.
+    Pairs(FileArgs),
+    /// The first hit of each ray of a rays file over its shapes (shape, time
+    /// of impact, point, normal); --svg draws the rays and their hits.
+    Rays(FileArgs),
+    /// The first contact of each pair of moving shapes of a casts file (time
+    /// of impact, normal, a point on each shape); --svg draws each cast.
+    Casts(FileArgs),
+    /// An interactive testbed in the browser: a local server (127.0.0.1
+    /// only) for one page that draws a scene or the arena and edits it.
+    View(ViewArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+struct ArenaArgs {
+    /// Number of shapes (at most 10,000,000).
+    #[arg(long, default_value_t = 20_000, value_parser = count)]
+    n: usize,
+    /// Number of frames (at 60 per second).
+    #[arg(long, default_value_t = 600)]
+    frames: usize,
+    /// Seed of the random scene.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Float precision.
+    #[arg(long, value_enum, default_value_t = Precision::F32)]
+    precision: Precision,
+    /// Where to draw the last frame (2D).
+    #[arg(long, value_name = "PATH", default_value = "arena.svg")]
+    svg: PathBuf,
+    /// The grid's cell size (chosen from the shapes' sizes when omitted).
+    #[arg(long, value_name = "S", value_parser = cell_size)]
+    cell_size: Option<f64>,
+    /// 2D or 3D.
+    #[arg(long, default_value = "2", value_parser = ["2", "3"])]
+    dim: String,
+}
+
+#[derive(Debug, Clone, Args)]
+struct FileArgs {
+    /// The file (docs/scene-format.md).
+    #[arg(value_name = "FILE.json")]
+    file: PathBuf,
+    /// Print the answers as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Draw the answers to an SVG picture.
+    #[arg(long, value_name = "PATH")]
+    svg: Option<PathBuf>,
+    /// Float precision.
+    #[arg(long, value_enum, default_value_t = Precision::F64)]
+    precision: Precision,
+}
+
+#[derive(Debug, Clone, Args)]
+struct SceneArgs {
+    #[command(flatten)]
+    file: FileArgs,
+    /// The grid's cell size (chosen from the shapes' sizes when omitted).
+    #[arg(long, value_name = "S", value_parser = cell_size)]
+    cell_size: Option<f64>,
+}
+
+#[derive(Debug, Clone, Args)]
+struct ViewArgs {
+    /// A scene file to open (an empty scene when omitted, or the arena).
+    #[arg(value_name = "FILE.json", conflicts_with = "arena")]
+    file: Option<PathBuf>,
+    /// Open the arena's moving shapes (play, pause, step) instead of a file.
+    #[arg(long)]
+    arena: bool,
+    /// Number of shapes of the arena (at most 20,000).
+    #[arg(long, default_value_t = 300, value_parser = view_count)]
+    n: usize,
+    /// Seed of the arena.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Float precision.
+    #[arg(long, value_enum, default_value_t = Precision::F64)]
+    precision: Precision,
+    /// The port to listen on (127.0.0.1 only); 0 picks a free port.
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Stop after answering this many requests (for tests and scripts).
+    #[arg(long, value_name = "N", hide = true)]
+    stop_after: Option<u64>,
+}
+
+fn count(v: &str) -> Result<usize, String> {
+    let n: usize = v
+        .parse()
+        .map_err(|_| format!("`{v}` is not a valid number"))?;
+    if n > 10_000_000 {
+        return Err(format!("{n} is more than this demo allows (10,000,000)"));
+    }
+    Ok(n)
+}
+
+fn view_count(v: &str) -> Result<usize, String> {
+    let n: usize = v
+        .parse()
+        .map_err(|_| format!("`{v}` is not a valid number"))?;
+    if n > 20_000 {
+        return Err(format!("{n} is more than the testbed draws (20,000)"));
+    }
+    Ok(n)
+}
+
+fn cell_size(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("must be a positive number, got `{v}`")),
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -51,121 +180,85 @@ pub struct FileOptions {
 }
 
 #[derive(Debug, Clone)]
+pub struct ViewOptions {
+    pub file: Option<PathBuf>,
+    pub arena: bool,
+    pub n: usize,
+    pub seed: u64,
+    pub precision: Precision,
+    pub port: u16,
+    pub stop_after: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
 pub enum Command {
-    Help,
-    Version,
     Arena(ArenaOptions),
     Scene(FileOptions),
     Pairs(FileOptions),
     Rays(FileOptions),
     Casts(FileOptions),
+    View(ViewOptions),
 }
 
-fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a str, String> {
-    it.next()
-        .map(String::as_str)
-        .ok_or_else(|| format!("{flag} needs a value"))
-}
-
-fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("{flag}: `{v}` is not a valid number"))
-}
-
-fn precision(v: &str) -> Result<Precision, String> {
-    match v {
-        "f32" => Ok(Precision::F32),
-        "f64" => Ok(Precision::F64),
-        _ => Err(format!("--precision: expected f32 or f64, got `{v}`")),
+impl From<ArenaArgs> for ArenaOptions {
+    fn from(a: ArenaArgs) -> Self {
+        Self {
+            n: a.n,
+            frames: a.frames,
+            seed: a.seed,
+            precision: a.precision,
+            svg: Some(a.svg),
+            cell_size: a.cell_size,
+            dim: if a.dim == "3" { 3 } else { 2 },
+        }
     }
 }
 
-fn cell_size(v: &str) -> Result<f64, String> {
-    let s: f64 = number("--cell-size", v)?;
-    if s.is_finite() && s > 0.0 {
-        Ok(s)
-    } else {
-        Err(format!("--cell-size must be a positive number, got `{v}`"))
+impl From<FileArgs> for FileOptions {
+    fn from(a: FileArgs) -> Self {
+        Self {
+            file: a.file,
+            json: a.json,
+            svg: a.svg,
+            precision: a.precision,
+            cell_size: None,
+        }
     }
 }
 
-pub fn parse(argv: &[String]) -> Result<Command, String> {
-    let mut it = argv.iter().peekable();
-    let sub = match it.peek().map(|s| s.as_str()) {
-        Some("-h" | "--help" | "help") => return Ok(Command::Help),
-        Some("-V" | "--version") => return Ok(Command::Version),
-        Some("scene" | "pairs" | "rays" | "casts" | "arena") => it.next().map(String::as_str),
-        Some(s) if !s.starts_with("--") => return Err(format!("unknown command `{s}`")),
-        _ => None,
-    };
-    match sub {
-        None | Some("arena") => {
-            let mut o = ArenaOptions {
-                n: 20_000,
-                frames: 600,
-                seed: 1,
-                precision: Precision::F32,
-                svg: Some(PathBuf::from("arena.svg")),
-                cell_size: None,
-                dim: 2,
-            };
-            while let Some(flag) = it.next() {
-                match flag.as_str() {
-                    "--n" => o.n = number("--n", value(flag, &mut it)?)?,
-                    "--frames" => o.frames = number("--frames", value(flag, &mut it)?)?,
-                    "--seed" => o.seed = number("--seed", value(flag, &mut it)?)?,
-                    "--precision" => o.precision = precision(value(flag, &mut it)?)?,
-                    "--svg" => o.svg = Some(PathBuf::from(value(flag, &mut it)?)),
-                    "--cell-size" => o.cell_size = Some(cell_size(value(flag, &mut it)?)?),
-                    "--dim" => {
-                        o.dim = match value(flag, &mut it)? {
-                            "2" => 2,
-                            "3" => 3,
-                            v => return Err(format!("--dim: expected 2 or 3, got `{v}`")),
-                        }
-                    }
-                    f => return Err(format!("unknown flag `{f}` for arena")),
-                }
-            }
-            if o.n > 10_000_000 {
-                return Err(format!(
-                    "--n {} is more than this demo allows (10,000,000)",
-                    o.n
-                ));
-            }
-            Ok(Command::Arena(o))
+impl Cli {
+    /// The command to run.
+    pub fn into_command(self) -> Command {
+        match self.command {
+            None => Command::Arena(self.arena.into()),
+            Some(Sub::Arena(a)) => Command::Arena(a.into()),
+            Some(Sub::Scene(s)) => Command::Scene(FileOptions {
+                cell_size: s.cell_size,
+                ..s.file.into()
+            }),
+            Some(Sub::Pairs(f)) => Command::Pairs(f.into()),
+            Some(Sub::Rays(f)) => Command::Rays(f.into()),
+            Some(Sub::Casts(f)) => Command::Casts(f.into()),
+            Some(Sub::View(v)) => Command::View(ViewOptions {
+                file: v.file,
+                arena: v.arena,
+                n: v.n,
+                seed: v.seed,
+                precision: v.precision,
+                port: v.port,
+                stop_after: v.stop_after,
+            }),
         }
-        Some(name) => {
-            let mut file = None;
-            let mut o = FileOptions {
-                file: PathBuf::new(),
-                json: false,
-                svg: None,
-                precision: Precision::F64,
-                cell_size: None,
-            };
-            while let Some(arg) = it.next() {
-                match arg.as_str() {
-                    "--json" => o.json = true,
-                    "--svg" => o.svg = Some(PathBuf::from(value(arg, &mut it)?)),
-                    "--precision" => o.precision = precision(value(arg, &mut it)?)?,
-                    "--cell-size" if name == "scene" => {
-                        o.cell_size = Some(cell_size(value(arg, &mut it)?)?)
-                    }
-                    f if f.starts_with("--") => {
-                        return Err(format!("unknown flag `{f}` for {name}"));
-                    }
-                    f if file.is_none() => file = Some(PathBuf::from(f)),
-                    f => return Err(format!("unexpected argument `{f}`")),
-                }
-            }
-            o.file = file.ok_or_else(|| format!("{name} needs a FILE.json"))?;
-            Ok(match name {
-                "scene" => Command::Scene(o),
-                "pairs" => Command::Pairs(o),
-                "casts" => Command::Casts(o),
-                _ => Command::Rays(o),
-            })
-        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_is_well_formed() {
+        Cli::command().debug_assert();
     }
 }

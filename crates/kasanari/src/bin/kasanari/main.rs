@@ -6,6 +6,8 @@
 //! - `kasanari pairs FILE.json`: batch pair queries.
 //! - `kasanari rays FILE.json`: the first hit of each ray over a file's shapes.
 //! - `kasanari casts FILE.json`: the first contact of each pair of moving shapes.
+//! - `kasanari view [FILE.json] [--arena]`: an interactive testbed in the
+//!   browser, served on 127.0.0.1.
 //!
 //! Bad input (flags, files, shapes) gives a message on stderr and exit status 2,
 //! never a panic.
@@ -24,6 +26,7 @@ mod casts;
 mod files;
 mod rays;
 mod svg;
+mod view;
 
 use std::process::ExitCode;
 
@@ -43,17 +46,12 @@ pub(crate) fn emit(args: std::fmt::Arguments<'_>) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let command = match args::parse(&argv) {
-        Ok(c) => c,
-        Err(msg) => {
-            eprintln!("kasanari: {msg}\n\n{}", args::USAGE);
-            return ExitCode::from(2);
-        }
-    };
+    use clap::Parser as _;
+    // Usage errors exit with status 2 and a message (with a suggestion for
+    // a misspelt command or flag); --help and --version with 0.
+    let command = args::Cli::parse().into_command();
     let result = match command {
-        args::Command::Help => emit(format_args!("{}", args::USAGE)),
-        args::Command::Version => emit(format_args!("kasanari {}", env!("CARGO_PKG_VERSION"))),
+        args::Command::View(o) => view::run(&o),
         args::Command::Arena(o) => arena::run(&o),
         args::Command::Scene(o) => files::scene(&o),
         args::Command::Pairs(o) => files::pairs(&o),
