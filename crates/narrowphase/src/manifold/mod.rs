@@ -65,6 +65,7 @@
 //! ids whichever face is the reference. The numbering of a box's vertices,
 //! edges and faces is in the [`Feature`] documentation.
 
+pub mod fused;
 pub mod pairs;
 pub mod point_core;
 pub mod polygonal;
