@@ -348,7 +348,7 @@ where
     /// [`flipped`](Self::flipped) when `flip`, in place: what the table does
     /// to a kernel's manifold, without building two new ones (the same
     /// numbers, bit for bit: the flip only moves and negates them).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place<R: AbstractRotation<T, D>>(
         &mut self,
         pose: &Isometry<T, R, D>,
