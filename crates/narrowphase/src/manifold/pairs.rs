@@ -53,7 +53,7 @@ impl<T: Real> OnePointFeature<T> for Ellipse<T> {
     }
 }
 
-macro_rules! polygonal_manifolds {
+macro_rules! box_manifolds {
     ($( $name:ident: $a:ident, $b:ident => $contact:ident, $closest:ident; )*) => {$(
         #[doc = concat!("The contact manifold of a [`", stringify!($a), "`] and a [`", stringify!($b),
             "`] placed by `b_in_a`, in A's frame, within `prediction` (reference/incident clipping on the exact `",
@@ -133,7 +133,9 @@ point_core_manifolds! {
     circle_capsule_manifold: Circle, Capsule => circle_capsule_contact, circle_capsule_closest_points;
 }
 
-polygonal_manifolds! {
+// The box pairs: their own separating-axis contact (`sat/obb_obb.rs`,
+// `sat/aabb_aabb.rs`), whose faces are found in closed form.
+box_manifolds! {
     aabb_aabb_manifold: Aabb, Aabb => aabb_aabb_contact, aabb_aabb_closest_points;
     aabb_obb_manifold: Aabb, Obb => aabb_obb_contact, aabb_obb_closest_points;
     obb_obb_manifold: Obb, Obb => obb_obb_contact, obb_obb_closest_points;
