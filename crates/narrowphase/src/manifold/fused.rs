@@ -3,14 +3,14 @@
 //! pair of polygonal cores (boxes, triangles, polygons, segments, capsules).
 //!
 //! What it computes: the manifold of the module notes ([`super`]), the
-//! same as [`polygonal_manifold`](super::polygonal::polygonal_manifold)
-//! (the general builder, kept as the slower reference it is tested
-//! against), without the work that builder repeats.
+//! same as `polygonal::polygonal_manifold` (the general builder, kept as
+//! the slower reference it is tested against), without the work that
+//! builder repeats.
 //!
 //! The method, in steps:
 //!
 //! 1. The pair's exact contact kernel, asked also for the face its normal
-//!    came from ([`ContactFace`]): two polygons' separating-axis test
+//!    came from (`sat::ContactFace`): two polygons' separating-axis test
 //!    (`sat/core.rs`, `polygon_sat`) knows which face of A or B had the
 //!    greatest separation, and the contact normal *is* that face's
 //!    normal. Apart, the exact closest points within the prediction, as
