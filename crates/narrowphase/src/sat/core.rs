@@ -77,7 +77,7 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
-    core_contact_face(a, b, b_in_a).map(|(c, _)| c)
+    core_contact_with::<false, T, A, B>(a, b, b_in_a).map(|(c, _)| c)
 }
 
 /// The face of A or B whose outward normal a contact's normal is (A's
@@ -97,14 +97,26 @@ pub(crate) enum ContactFace {
 
 /// [`core_contact`] and the face its normal came from: the same contact,
 /// bit for bit (`core_contact` is this without the face).
+#[inline]
 pub(crate) fn core_contact_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> Option<(Contact<T>, ContactFace)> {
+    core_contact_with::<true, T, A, B>(a, b, b_in_a)
+}
+
+/// The contact of the two rounded cores, with the face of its normal when
+/// `FACE` (else `ContactFace::Unknown`: the contact query's own copy keeps
+/// no record of it).
+fn core_contact_with<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> Option<(Contact<T>, ContactFace)> {
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
-    let (sat, face) = core_sat_face(a, b, b_in_a);
+    let (sat, face) = core_sat_face::<FACE, T, A, B>(a, b, b_in_a);
     let (normal, depth) = match sat {
         CoreSat::Overlap { axis, depth } => (axis, depth + radii),
         CoreSat::Separated { gap, .. } if gap > radii => return None,
@@ -365,19 +377,19 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> CoreSat<T> {
-    core_sat_face(a, b, b_in_a).0
+    core_sat_face::<false, T, A, B>(a, b, b_in_a).0
 }
 
-/// [`core_sat`] and the face whose normal its axis is, when two polygons'
-/// test knows it ([`ContactFace`]).
+/// [`core_sat`] and, when `FACE`, the face whose normal its axis is, when
+/// two polygons' test knows it ([`ContactFace`]).
 #[inline]
-fn core_sat_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+fn core_sat_face<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> (CoreSat<T>, ContactFace) {
     let (found, face) = if a.has_edge_normals() && b.has_edge_normals() {
-        polygon_sat(a, b, b_in_a)
+        polygon_sat::<FACE, T, A, B>(a, b, b_in_a)
     } else {
         (float_core_sat(a, b, b_in_a), ContactFace::Unknown)
     };
@@ -571,9 +583,10 @@ fn one_sided<T: Real>(best: &mut CoreSat<T>, axis: Vector2<T>, sep: T) -> bool {
 /// polygons are apart; otherwise its negation is the penetration depth, since
 /// the Minkowski difference's faces are these normals and its support along one
 /// of A's outward normals is one-sided (Box2D's `b2FindMaxSeparation`; Ericson
-/// §5.2.1). Half the projections of the two-sided test. Also returns the
-/// face whose normal the axis is (the face of greatest separation).
-fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+/// §5.2.1). Half the projections of the two-sided test. When `FACE`, also
+/// returns the face whose normal the axis is (the face of greatest
+/// separation; a separate copy, so that the other queries keep no record).
+fn polygon_sat<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
@@ -603,7 +616,9 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         if sep > best_sep {
             best_sep = sep;
             best_axis = n;
-            best_face = ContactFace::OfA(i);
+            if FACE {
+                best_face = ContactFace::OfA(i);
+            }
             if sep > T::zero() {
                 return (CoreSat::Separated { axis: n, gap: sep }, best_face);
             }
@@ -629,7 +644,9 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             best_sep = sep;
             // From A towards B: against B's outward normal, in A's frame.
             best_axis = -(b_in_a.rotation * n);
-            best_face = ContactFace::OfB(j);
+            if FACE {
+                best_face = ContactFace::OfB(j);
+            }
             if sep > T::zero() {
                 return (
                     CoreSat::Separated {
