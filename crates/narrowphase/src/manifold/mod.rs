@@ -65,6 +65,7 @@
 //! ids whichever face is the reference. The numbering of a box's vertices,
 //! edges and faces is in the [`Feature`] documentation.
 
+pub mod fused;
 pub mod pairs;
 pub mod point_core;
 pub mod polygonal;
@@ -347,7 +348,7 @@ where
     /// [`flipped`](Self::flipped) when `flip`, in place: what the table does
     /// to a kernel's manifold, without building two new ones (the same
     /// numbers, bit for bit: the flip only moves and negates them).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn place<R: AbstractRotation<T, D>>(
         &mut self,
         pose: &Isometry<T, R, D>,

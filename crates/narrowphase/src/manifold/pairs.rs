@@ -1,21 +1,24 @@
 //! One manifold kernel per built-in 2D pair, named `<a>_<b>_manifold` as the
 //! register block lists them: the pairs whose first shape is a point or a
 //! circle (a one-point core) have one point, from `point_core::point_core_manifold`;
-//! the other pairs of shapes with cores go through
-//! `polygonal::polygonal_manifold` on the pair's own exact contact and closest-points
-//! kernels; the pairs with an ellipse have one point, from the same exact
-//! kernels, with the ellipse's feature [`Feature::Surface`].
+//! the other pairs of shapes with cores go through `fused::fused_manifold`
+//! on the pair's own exact contact (the rounded-core kernel's pairs with the
+//! face of its normal, `core_contact_face`) and closest-points kernels; the
+//! pairs with an ellipse have one point, from the same exact kernels, with
+//! the ellipse's feature [`Feature::Surface`].
 
 use nalgebra::Isometry2;
 use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
 
+use super::fused::fused_manifold;
 use super::point_core::point_core_manifold;
-use super::polygonal::{exact, polygonal_manifold, single_point, touching_feature};
+use super::polygonal::{exact, single_point, touching_feature};
 use super::{Feature, FeatureId, Manifold};
 use crate::circle::*;
 use crate::ellipse::*;
 use crate::point::*;
 use crate::sat::*;
+use crate::sat::{ContactFace, core_contact_face};
 
 /// A shape's feature at a one-point contact with an ellipse: the touching
 /// feature of its core, or the smooth surface of an ellipse.
@@ -50,14 +53,35 @@ impl<T: Real> OnePointFeature<T> for Ellipse<T> {
     }
 }
 
-macro_rules! polygonal_manifolds {
+macro_rules! box_manifolds {
     ($( $name:ident: $a:ident, $b:ident => $contact:ident, $closest:ident; )*) => {$(
         #[doc = concat!("The contact manifold of a [`", stringify!($a), "`] and a [`", stringify!($b),
             "`] placed by `b_in_a`, in A's frame, within `prediction` (reference/incident clipping on the exact `",
-            stringify!($contact), "` and `", stringify!($closest), "`).")]
+            stringify!($contact), "` and `", stringify!($closest), "`; `fused.rs`).")]
         #[must_use]
         pub fn $name<T: Real>(a: &$a<T>, b: &$b<T>, b_in_a: &Isometry2<T>, prediction: T) -> Option<Manifold<T>> {
-            polygonal_manifold(a, b, b_in_a, prediction, $contact, $closest)
+            fused_manifold(
+                a,
+                b,
+                b_in_a,
+                prediction,
+                #[inline(always)]
+                |a, b, m| $contact(a, b, m).map(|c| (c, ContactFace::Unknown)),
+                $closest,
+            )
+        }
+    )*};
+}
+
+macro_rules! core_manifolds {
+    ($( $name:ident: $a:ident, $b:ident => $contact:ident, $closest:ident; )*) => {$(
+        #[doc = concat!("The contact manifold of a [`", stringify!($a), "`] and a [`", stringify!($b),
+            "`] placed by `b_in_a`, in A's frame, within `prediction` (reference/incident clipping on the exact `",
+            stringify!($contact), "`, the rounded-core kernel, which also names the face of its normal, and `",
+            stringify!($closest), "`; `fused.rs`).")]
+        #[must_use]
+        pub fn $name<T: Real>(a: &$a<T>, b: &$b<T>, b_in_a: &Isometry2<T>, prediction: T) -> Option<Manifold<T>> {
+            fused_manifold(a, b, b_in_a, prediction, core_contact_face, $closest)
         }
     )*};
 }
@@ -109,7 +133,17 @@ point_core_manifolds! {
     circle_capsule_manifold: Circle, Capsule => circle_capsule_contact, circle_capsule_closest_points;
 }
 
-polygonal_manifolds! {
+// The box pairs: their own separating-axis contact (`sat/obb_obb.rs`,
+// `sat/aabb_aabb.rs`), whose faces are found in closed form.
+box_manifolds! {
+    aabb_aabb_manifold: Aabb, Aabb => aabb_aabb_contact, aabb_aabb_closest_points;
+    aabb_obb_manifold: Aabb, Obb => aabb_obb_contact, aabb_obb_closest_points;
+    obb_obb_manifold: Obb, Obb => obb_obb_contact, obb_obb_closest_points;
+}
+
+// The rounded-core kernel's pairs (`sat/core_pairs.rs`): its contact with
+// the face of the normal.
+core_manifolds! {
     segment_segment_manifold: Segment, Segment => segment_segment_contact, segment_segment_closest_points;
     segment_circle_manifold: Segment, Circle => segment_circle_contact, segment_circle_closest_points;
     segment_aabb_manifold: Segment, Aabb => segment_aabb_contact, segment_aabb_closest_points;
@@ -117,12 +151,9 @@ polygonal_manifolds! {
     segment_triangle_manifold: Segment, Triangle => segment_triangle_contact, segment_triangle_closest_points;
     segment_polygon_manifold: Segment, ConvexPolygon => segment_polygon_contact, segment_polygon_closest_points;
     segment_capsule_manifold: Segment, Capsule => segment_capsule_contact, segment_capsule_closest_points;
-    aabb_aabb_manifold: Aabb, Aabb => aabb_aabb_contact, aabb_aabb_closest_points;
-    aabb_obb_manifold: Aabb, Obb => aabb_obb_contact, aabb_obb_closest_points;
     aabb_triangle_manifold: Aabb, Triangle => aabb_triangle_contact, aabb_triangle_closest_points;
     aabb_polygon_manifold: Aabb, ConvexPolygon => aabb_polygon_contact, aabb_polygon_closest_points;
     aabb_capsule_manifold: Aabb, Capsule => aabb_capsule_contact, aabb_capsule_closest_points;
-    obb_obb_manifold: Obb, Obb => obb_obb_contact, obb_obb_closest_points;
     obb_triangle_manifold: Obb, Triangle => obb_triangle_contact, obb_triangle_closest_points;
     obb_polygon_manifold: Obb, ConvexPolygon => obb_polygon_contact, obb_polygon_closest_points;
     obb_capsule_manifold: Obb, Capsule => obb_capsule_contact, obb_capsule_closest_points;

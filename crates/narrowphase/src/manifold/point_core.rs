@@ -30,7 +30,7 @@ use crate::{ClosestPoints, Contact};
 /// The manifold of `a` (whose core is one point) and `b` placed by `b_in_a`,
 /// in A's frame, within `prediction`, from the pair's exact `contact` and
 /// `closest` kernels; `None` when farther apart than `prediction`.
-#[inline]
+#[inline(always)]
 pub(crate) fn point_core_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,

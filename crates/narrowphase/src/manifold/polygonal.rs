@@ -82,7 +82,7 @@ pub(crate) fn flat_tolerance<T: Real>() -> T {
 /// The ends of face `f` (local frame): vertices `f` and `f + 1`; a segment's
 /// both sides run between its two ends.
 #[inline]
-fn face_ends<T: Real, S: Polygonal<T> + ?Sized>(s: &S, f: usize) -> (usize, usize) {
+pub(crate) fn face_ends<T: Real, S: Polygonal<T> + ?Sized>(s: &S, f: usize) -> (usize, usize) {
     let n = s.core_vertex_count();
     if n == 2 {
         if f == 0 { (0, 1) } else { (1, 0) }
@@ -128,7 +128,7 @@ pub(crate) fn touching_feature<T: Real, S: Polygonal<T> + ?Sized>(
 }
 
 #[inline]
-fn index(i: usize) -> u32 {
+pub(crate) fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
@@ -137,6 +137,12 @@ fn index(i: usize) -> u32 {
 /// table's own kernels, so the manifold agrees with them bit for bit on the
 /// normal and deepest separation). In A's frame; `None` when the shapes are
 /// farther apart than `prediction`.
+///
+/// The table serves these pairs with [`fused_manifold`](super::fused::fused_manifold),
+/// which does the same without searching again for what the contact found;
+/// this general builder stays as its slower, independent reference (the
+/// unit tests of `fused.rs` and `point_core.rs` compare the two).
+#[cfg_attr(not(test), allow(dead_code))]
 #[inline]
 pub(crate) fn polygonal_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
@@ -158,13 +164,13 @@ pub(crate) fn polygonal_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 
 /// Which shape holds the reference face.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Reference {
+pub(crate) enum Reference {
     A,
     B,
 }
 
 /// The manifold built on the exact answer `e` (see the module notes).
-fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+pub(crate) fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
@@ -386,7 +392,7 @@ fn complete<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 /// finite points), so plain comparisons pick the same largest magnitude as
 /// `max` would, without its NaN handling.
 #[inline]
-fn height_tolerance<T: Real>(points: &[Point2<T>; 5], separation: T) -> T {
+pub(crate) fn height_tolerance<T: Real>(points: &[Point2<T>; 5], separation: T) -> T {
     let mut scale = num_traits::Float::abs(separation);
     for p in points {
         for c in [p.x, p.y] {

@@ -71,14 +71,53 @@ pub fn core_intersects<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 }
 
 /// The contact of the two rounded cores, in A's frame, or `None` when apart.
+#[inline]
 pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
+    core_contact_with::<false, T, A, B>(a, b, b_in_a).map(|(c, _)| c)
+}
+
+/// The face of A or B whose outward normal a contact's normal is (A's
+/// face `i` as it is, B's face `j` negated and turned into A's frame), when
+/// the separating-axis test of two polygons found it; `Unknown` otherwise
+/// (rounded or degenerate cores, the box kernels). The contact manifold
+/// starts its clipping from it (`manifold/fused.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ContactFace {
+    /// Not known from the contact kernel.
+    Unknown,
+    /// A's face (edge) `i`: the normal is `a.core_axis(i)`.
+    OfA(usize),
+    /// B's face (edge) `j`: the normal is `−(rotation · b.core_axis(j))`.
+    OfB(usize),
+}
+
+/// [`core_contact`] and the face its normal came from: the same contact,
+/// bit for bit (`core_contact` is this without the face).
+#[inline]
+pub(crate) fn core_contact_face<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> Option<(Contact<T>, ContactFace)> {
+    core_contact_with::<true, T, A, B>(a, b, b_in_a)
+}
+
+/// The contact of the two rounded cores, with the face of its normal when
+/// `FACE` (else `ContactFace::Unknown`: the contact query's own copy keeps
+/// no record of it).
+fn core_contact_with<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> Option<(Contact<T>, ContactFace)> {
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
-    let (normal, depth) = match core_sat(a, b, b_in_a) {
+    let (sat, face) = core_sat_face::<FACE, T, A, B>(a, b, b_in_a);
+    let (normal, depth) = match sat {
         CoreSat::Overlap { axis, depth } => (axis, depth + radii),
         CoreSat::Separated { gap, .. } if gap > radii => return None,
         CoreSat::Separated { axis, .. } => {
@@ -99,23 +138,29 @@ pub fn core_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
                 (n, d)
             });
             let n = Unit::new_unchecked(n);
-            return Some(Contact {
-                normal: n,
-                depth: Float::max(radii - d, T::zero()),
-                point_a: pa + n.into_inner() * ra,
-                point_b: pb - n.into_inner() * rb,
-            });
+            return Some((
+                Contact {
+                    normal: n,
+                    depth: Float::max(radii - d, T::zero()),
+                    point_a: pa + n.into_inner() * ra,
+                    point_b: pb - n.into_inner() * rb,
+                },
+                ContactFace::Unknown,
+            ));
         }
     };
     let n = normal;
     let point_a = a.core_support(&n) + n * ra;
     let point_b = b_in_a * b.core_support(&b_in_a.rotation.inverse_transform_vector(&-n)) - n * rb;
-    Some(Contact {
-        normal: Unit::new_unchecked(n),
-        depth,
-        point_a,
-        point_b,
-    })
+    Some((
+        Contact {
+            normal: Unit::new_unchecked(n),
+            depth,
+            point_a,
+            point_b,
+        },
+        face,
+    ))
 }
 
 /// The closest points of the two rounded cores (A's frame) when they are
@@ -332,26 +377,41 @@ fn core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> CoreSat<T> {
-    match float_core_sat(a, b, b_in_a) {
-        CoreSat::Separated { axis, gap } if touching_within_rounding(a, b, b_in_a, gap) => {
+    core_sat_face::<false, T, A, B>(a, b, b_in_a).0
+}
+
+/// [`core_sat`] and, when `FACE`, the face whose normal its axis is, when
+/// two polygons' test knows it ([`ContactFace`]).
+#[inline]
+fn core_sat_face<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    b_in_a: &Isometry2<T>,
+) -> (CoreSat<T>, ContactFace) {
+    let (found, face) = if a.has_edge_normals() && b.has_edge_normals() {
+        polygon_sat::<FACE, T, A, B>(a, b, b_in_a)
+    } else {
+        (float_core_sat(a, b, b_in_a), ContactFace::Unknown)
+    };
+    match found {
+        CoreSat::Separated { axis, gap } if touching_within_rounding(a, b, b_in_a, gap) => (
             CoreSat::Overlap {
                 axis,
                 depth: T::zero(),
-            }
-        }
-        found => found,
+            },
+            face,
+        ),
+        found => (found, face),
     }
 }
 
-/// The separating-axis test of the cores in floating point.
+/// The separating-axis test of the cores in floating point, for cores that
+/// are not both polygons with edge normals (those take [`polygon_sat`]).
 fn float_core_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> CoreSat<T> {
-    if a.has_edge_normals() && b.has_edge_normals() {
-        return polygon_sat(a, b, b_in_a);
-    }
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     if na == 1 && nb == 1 {
         let d = b_in_a * b.core_vertex(0) - a.core_vertex(0);
@@ -523,15 +583,18 @@ fn one_sided<T: Real>(best: &mut CoreSat<T>, axis: Vector2<T>, sep: T) -> bool {
 /// polygons are apart; otherwise its negation is the penetration depth, since
 /// the Minkowski difference's faces are these normals and its support along one
 /// of A's outward normals is one-sided (Box2D's `b2FindMaxSeparation`; Ericson
-/// §5.2.1). Half the projections of the two-sided test.
-fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+/// §5.2.1). Half the projections of the two-sided test. When `FACE`, also
+/// returns the face whose normal the axis is (the face of greatest
+/// separation; a separate copy, so that the other queries keep no record).
+fn polygon_sat<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
     b: &B,
     b_in_a: &Isometry2<T>,
-) -> CoreSat<T> {
+) -> (CoreSat<T>, ContactFace) {
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let mut best_sep = T::neg_infinity();
     let mut best_axis = Vector2::x();
+    let mut best_face = ContactFace::Unknown;
     // B's lowest vertex along A's normals, and A's along B's: climbed to
     // for a big core, as the normals turn counter-clockwise (`linear.rs`).
     let (mut low_b, mut low_a) = (Extreme::default(), Extreme::default());
@@ -553,8 +616,11 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         if sep > best_sep {
             best_sep = sep;
             best_axis = n;
+            if FACE {
+                best_face = ContactFace::OfA(i);
+            }
             if sep > T::zero() {
-                return CoreSat::Separated { axis: n, gap: sep };
+                return (CoreSat::Separated { axis: n, gap: sep }, best_face);
             }
         }
     }
@@ -578,15 +644,21 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             best_sep = sep;
             // From A towards B: against B's outward normal, in A's frame.
             best_axis = -(b_in_a.rotation * n);
+            if FACE {
+                best_face = ContactFace::OfB(j);
+            }
             if sep > T::zero() {
-                return CoreSat::Separated {
-                    axis: best_axis,
-                    gap: sep,
-                };
+                return (
+                    CoreSat::Separated {
+                        axis: best_axis,
+                        gap: sep,
+                    },
+                    best_face,
+                );
             }
         }
     }
-    if best_sep > T::zero() {
+    let found = if best_sep > T::zero() {
         CoreSat::Separated {
             axis: best_axis,
             gap: best_sep,
@@ -596,7 +668,8 @@ fn polygon_sat<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             axis: best_axis,
             depth: -best_sep,
         }
-    }
+    };
+    (found, best_face)
 }
 
 /// The closest points of the two cores (A's frame), over (vertex, edge)

@@ -114,27 +114,65 @@ fn boxes_intersect<T: Real>(f: &[BoxFrame<T>; 2]) -> bool {
         .all(|l| Float::abs(d.dot(l)) <= f[0].radius(l) + f[1].radius(l))
 }
 
+/// The contact of two boxes in A's frame (A's axes are `x` and `y`, as
+/// [`frames`] builds them): the numbers of the general per-axis test
+/// (`rA(L) + rB(L) − |d·L|` over `x, y, u, v`) with the dot products
+/// against `x` and `y` written out. `x·w = 1·w.x + 0·w.y` is `w.x` up to
+/// the sign of a zero, which only ever meets `|·|` or a `< 0` test here, so
+/// the depth, the axis and the support points are the general form's
+/// (equal numbers; a zero's sign may differ), without its multiplications
+/// by 0 and 1. The boolean test keeps the general form: the two decide
+/// alike, `rA + rB − |s| < 0` exactly when `|s| > rA + rB`.
 #[inline]
 fn boxes_contact<T: Real>(f: &[BoxFrame<T>; 2]) -> Option<Contact<T>> {
-    let d = f[1].c - f[0].c;
-    let mut best: Option<(T, Vector2<T>)> = None;
-    for l in [f[0].u, f[0].v, f[1].u, f[1].v] {
-        let s = d.dot(&l);
-        let overlap = f[0].radius(&l) + f[1].radius(&l) - Float::abs(s);
+    let (a, b) = (&f[0], &f[1]);
+    let d = b.c - a.c;
+    let (u, v) = (b.u, b.v);
+    let abs = |x: T| Float::abs(x);
+    // Per axis: the signed offset of the centres along it and both radii.
+    // x: rA = hAx·|x·x| + hAy·|y·x| = hAx; rB = hBx·|u·x| + hBy·|v·x|.
+    let axes = [
+        (d.x, a.h.x + (b.h.x * abs(u.x) + b.h.y * abs(v.x))),
+        (d.y, a.h.y + (b.h.x * abs(u.y) + b.h.y * abs(v.y))),
+        (
+            d.dot(&u),
+            (a.h.x * abs(u.x) + a.h.y * abs(u.y))
+                + (b.h.x * abs(u.dot(&u)) + b.h.y * abs(v.dot(&u))),
+        ),
+        (
+            d.dot(&v),
+            (a.h.x * abs(v.x) + a.h.y * abs(v.y))
+                + (b.h.x * abs(u.dot(&v)) + b.h.y * abs(v.dot(&v))),
+        ),
+    ];
+    let mut best = (T::zero(), 0usize);
+    for (k, &(s, reach)) in axes.iter().enumerate() {
+        let overlap = reach - abs(s);
         if overlap < T::zero() {
             return None;
         }
-        let n = if s < T::zero() { -l } else { l };
-        if best.is_none_or(|(o, _)| overlap < o) {
-            best = Some((overlap, n));
+        if k == 0 || overlap < best.0 {
+            best = (overlap, k);
         }
     }
-    let (depth, n) = best?;
+    let (depth, k) = best;
+    let l = match k {
+        0 => Vector2::x(),
+        1 => Vector2::y(),
+        2 => u,
+        _ => v,
+    };
+    let n = if axes[k].0 < T::zero() { -l } else { l };
+    // A's support along n: its corner on the side of each axis, `x·n` and
+    // `y·n` being `n.x` and `n.y` (up to the sign of a zero, which `< 0`
+    // does not see).
+    let sx = if n.x < T::zero() { -a.h.x } else { a.h.x };
+    let sy = if n.y < T::zero() { -a.h.y } else { a.h.y };
     Some(Contact {
         normal: Unit::new_unchecked(n),
         depth,
-        point_a: f[0].support(&n),
-        point_b: f[1].support(&-n),
+        point_a: Point2::new(a.c.x + sx, a.c.y + sy),
+        point_b: b.support(&-n),
     })
 }
 

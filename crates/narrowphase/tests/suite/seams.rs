@@ -97,7 +97,13 @@ fn piece(kind: u8, v: I, w: Option<I>, d: I, sign: i32, others: [I; 3]) -> Optio
         (2, w) => {
             let mut pts = vec![v, o[0], o[1], o[2]];
             pts.extend(w);
-            Some(Piece::Polygon(pts))
+            // A hull needs area: points all on one line (repeated ones
+            // included) are no polygon (`from_hull` refuses them).
+            let flat = pts.iter().all(|q| {
+                pts.iter()
+                    .all(|r| (q[0] - v[0]) * (r[1] - v[1]) - (q[1] - v[1]) * (r[0] - v[0]) == 0)
+            });
+            (!flat).then_some(Piece::Polygon(pts))
         }
         (_, None) => {
             // A box with corner `v` on side `sign`: it spans the quadrant
