@@ -295,15 +295,47 @@ fn bad_requests_get_a_message_and_the_server_keeps_serving() {
     let (got, msg) = server.request("POST", "/api/move", r#"{"shape": 1, "by": [1e308, 0]}"#);
     assert_eq!(got, 400, "{text} then {msg}");
     assert_eq!(server.json("GET", "/api/scene", ""), before);
+    // Requests a foreign web page could make through the browser: another
+    // Host (DNS rebinding) or another Origin; the page's own origin passes.
+    let addr = server.addr.clone();
+    let port = addr.rsplit(':').next().unwrap_or_default();
+    for (request, headers, code) in [
+        ("POST /api/quit", "Host: evil.example".to_string(), 403),
+        (
+            "POST /api/quit",
+            format!("Host: {addr}\r\nOrigin: http://evil.example"),
+            403,
+        ),
+        (
+            "POST /api/quit",
+            format!("Host: {addr}\r\nOrigin: null"),
+            403,
+        ),
+        (
+            "GET /api/frame",
+            format!("Host: localhost:{port}\r\nOrigin: http://{addr}"),
+            200,
+        ),
+    ] {
+        let (got, text) = server.raw(
+            format!(
+                "{request} HTTP/1.1\r\n{headers}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        assert_eq!(got, code, "{request} {headers}: {text}");
+    }
     // Oversized bodies: declared, and sent in chunks.
     let (got, text) = server.raw(
-        b"POST /api/scene HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n{",
+        format!("POST /api/scene HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n{{")
+            .as_bytes(),
     );
     assert_eq!(got, 413, "{text}");
     assert!(text.contains("too large"));
-    let mut chunked =
-        b"POST /api/scene HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-            .to_vec();
+    let mut chunked = format!(
+        "POST /api/scene HTTP/1.1\r\nHost: {addr}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    .into_bytes();
     for _ in 0..20 {
         chunked.extend_from_slice(b"10000\r\n");
         chunked.extend(std::iter::repeat_n(b' ', 0x10000));

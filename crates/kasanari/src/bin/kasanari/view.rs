@@ -651,6 +651,35 @@ fn body_of(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
     Ok(body)
 }
 
+/// A 403 for a request that a web page of another site made through the
+/// user's browser: a `Host` other than this server's own address (DNS
+/// rebinding: a foreign name resolving to 127.0.0.1) or an `Origin` other
+/// than this page's (a foreign page posting to the server, which browsers
+/// allow for plain requests without asking). Clients that send neither
+/// (curl, scripts, the tests' raw requests) are local by the bind address.
+fn foreign(request: &tiny_http::Request, port: u16) -> Option<Reply> {
+    let own = |authority: &str| {
+        let authority = authority.trim().to_ascii_lowercase();
+        [format!("127.0.0.1:{port}"), format!("localhost:{port}")].contains(&authority)
+    };
+    for h in request.headers() {
+        let value = h.value.as_str();
+        if h.field.equiv("Host") && !own(value) {
+            return Some(Reply::text(
+                403,
+                format!("foreign Host {value:?}: the testbed answers only 127.0.0.1:{port}"),
+            ));
+        }
+        if h.field.equiv("Origin") && !value.strip_prefix("http://").is_some_and(own) {
+            return Some(Reply::text(
+                403,
+                format!("foreign Origin {value:?}: the testbed answers only its own page"),
+            ));
+        }
+    }
+    None
+}
+
 fn serve<T: Real>(o: &ViewOptions, mut bed: Testbed<T>) -> Result<(), String> {
     let server = tiny_http::Server::http(("127.0.0.1", o.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", o.port))?;
@@ -678,9 +707,12 @@ fn serve<T: Real>(o: &ViewOptions, mut bed: Testbed<T>) -> Result<(), String> {
         };
         let method = request.method().as_str().to_ascii_uppercase();
         let url = request.url().to_string();
-        let (reply, quit) = match body_of(&mut request) {
-            Ok(body) => answer(&mut bed, &method, &url, &body),
-            Err(r) => (r, false),
+        let (reply, quit) = match foreign(&request, addr.port()) {
+            Some(r) => (r, false),
+            None => match body_of(&mut request) {
+                Ok(body) => answer(&mut bed, &method, &url, &body),
+                Err(r) => (r, false),
+            },
         };
         let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.kind.as_bytes())
             .map_err(|()| "bad header")?;
