@@ -4,7 +4,7 @@ mod aabb;
 mod capsule;
 mod circle;
 mod convex_polygon;
-mod decompose;
+pub mod decompose;
 mod ellipse;
 pub mod ellipse_distance;
 mod obb;
