@@ -14,8 +14,8 @@ use core::any::{Any, TypeId};
 use core::fmt::Debug;
 
 use shape::{
-    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, Segment, Shape,
-    Shape3, ShapeRef, ShapeRef3, Sphere, Triangle,
+    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, RoundedPolygon,
+    Segment, Shape, Shape3, ShapeRef, ShapeRef3, Sphere, Triangle,
 };
 
 /// A shape as a world stores it (see the module note).
@@ -105,6 +105,7 @@ storage!(
         Polygon => Polygon(ConvexPolygon),
         Capsule => Capsule(Capsule),
         Ellipse => Ellipse(Ellipse),
+        RoundedPolygon => RoundedPolygon(RoundedPolygon),
     ]
 );
 
@@ -156,6 +157,11 @@ mod tests {
             Box::new(Obb::new(Vector2::new(1.0, 2.0)).unwrap()) as Box<dyn Shape<f64>>
         );
         assert!(matches!(o, Stored2::Obb(_)));
+        let r = Stored2::store(Box::new(
+            shape::RoundedPolygon::rounded_box(Vector2::new(1.0, 2.0), 0.5).unwrap(),
+        ) as Box<dyn Shape<f64>>);
+        assert!(matches!(&r, Stored2::RoundedPolygon(k) if k.radius() == 0.5));
+        assert_eq!(r.shape().kind(), ShapeKind::ROUNDED_POLYGON);
 
         let e = Stored2::store(Box::new(Enemy {
             body: Circle::new(1.0).unwrap(),

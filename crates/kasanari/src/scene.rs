@@ -20,8 +20,8 @@ use nalgebra::{Isometry2, Point2, Translation2, Vector2};
 use serde::{Deserialize, Serialize};
 use shape::ShapeKind;
 use shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Shape, ShapeError,
-    Triangle,
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, RoundedPolygon, Segment,
+    Shape, ShapeError, Triangle,
 };
 
 /// A shape in its local frame and the pose that places it.
@@ -99,6 +99,27 @@ pub enum ShapeSpec {
         center: [f64; 2],
         /// Radii along the ellipse's own axes.
         radii: [f64; 2],
+        /// Rotation in radians, counter-clockwise.
+        angle: f64,
+    },
+    /// `{"kind":"rounded_polygon","vertices":[[x,y],...],"radius":r}`: the
+    /// convex polygon (either orientation) grown by `radius`.
+    RoundedPolygon {
+        /// The core polygon's vertices.
+        vertices: Vec<[f64; 2]>,
+        /// The rounding radius.
+        radius: f64,
+    },
+    /// `{"kind":"rounded_box","center":[x,y],"half_extents":[hx,hy],"radius":r,"angle":radians}`:
+    /// a box of outer half extents `half_extents` whose corners are rounded
+    /// by `radius` (below both half extents).
+    RoundedBox {
+        /// Centre.
+        center: [f64; 2],
+        /// Outer half extents.
+        half_extents: [f64; 2],
+        /// The corners' radius.
+        radius: f64,
         /// Rotation in radians, counter-clockwise.
         angle: f64,
     },
@@ -482,6 +503,26 @@ impl ShapeSpec {
                 ))?),
                 pose(*center, angle_ok(*angle)?),
             ),
+            Self::RoundedPolygon { vertices, radius } => {
+                let c = centroid::<T>(vertices);
+                let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
+                (
+                    Box::new(RoundedPolygon::new(&v, T::lit(*radius))?),
+                    pose(c, 0.0),
+                )
+            }
+            Self::RoundedBox {
+                center,
+                half_extents,
+                radius,
+                angle,
+            } => (
+                Box::new(RoundedPolygon::rounded_box(
+                    Vector2::new(T::lit(half_extents[0]), T::lit(half_extents[1])),
+                    T::lit(*radius),
+                )?),
+                pose(*center, angle_ok(*angle)?),
+            ),
         })
     }
 
@@ -498,6 +539,8 @@ impl ShapeSpec {
             Self::Polygon { .. } => "polygon",
             Self::Capsule { .. } => "capsule",
             Self::Ellipse { .. } => "ellipse",
+            Self::RoundedPolygon { .. } => "rounded_polygon",
+            Self::RoundedBox { .. } => "rounded_box",
         }
     }
 }
@@ -591,7 +634,8 @@ fn angle_of<T: Real>(pose: &Isometry2<T>) -> f64 {
 
 impl ShapeSpec {
     /// The spec of a built-in shape placed at `pose`, in world coordinates;
-    /// `None` for a shape that is not one of the nine built-in 2D kinds.
+    /// `None` for a shape that is not one of the ten built-in 2D kinds (a
+    /// rounded polygon is saved as `"rounded_polygon"`, a rounded box too).
     #[must_use]
     pub fn from_shape<T: Real>(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> Option<Self> {
         let any = shape.as_any();
@@ -635,6 +679,11 @@ impl ShapeSpec {
             Self::Capsule {
                 a: world_point(pose, s.a()),
                 b: world_point(pose, s.b()),
+                radius: s.radius().as_f64(),
+            }
+        } else if let Some(s) = any.downcast_ref::<RoundedPolygon<T>>() {
+            Self::RoundedPolygon {
+                vertices: s.vertices().iter().map(|v| world_point(pose, *v)).collect(),
                 radius: s.radius().as_f64(),
             }
         } else if let Some(s) = any.downcast_ref::<Ellipse<T>>() {

@@ -157,7 +157,9 @@ impl<T: Real> Dimension<T> for Dim2 {
     }
     #[inline]
     fn is_builtin_kind(kind: ShapeKind) -> bool {
-        kind.index() < ShapeKind::BUILTIN_2D.len()
+        // The 2D kinds are 0 to 8 and the rounded polygon, 12 (added after
+        // the 3D kinds 9 to 11).
+        kind.index() < ShapeKind::SPHERE.index() || kind == ShapeKind::ROUNDED_POLYGON
     }
     /// An `Aabb` keeps only the translation (times `1 + 0·re + 0·im`: itself
     /// for a finite rotation, NaN otherwise), everything else the whole pose.
@@ -757,7 +759,7 @@ use crate::sat::*;
 
 // Every built-in 2D pair and the kernels that serve it, in canonical order
 // (point < segment < circle < aabb < obb < triangle < polygon < capsule <
-// ellipse). Reading this block tells what kasanari supports.
+// ellipse < rounded polygon). Reading this block tells what kasanari supports.
 register_block! {
     // pair                  intersects          contact                     closest points                    shape cast            manifold
     Point, Point         => point_point,         point_point_contact,         point_point_closest_points, point_point_cast, point_point_manifold;
@@ -805,4 +807,14 @@ register_block! {
     Capsule, Capsule     => capsule_capsule,     capsule_capsule_contact,     capsule_capsule_closest_points, capsule_capsule_cast, capsule_capsule_manifold;
     Capsule, Ellipse     => capsule_ellipse,     capsule_ellipse_contact,     capsule_ellipse_closest_points, capsule_ellipse_cast, capsule_ellipse_manifold;
     Ellipse, Ellipse     => ellipse_ellipse,     ellipse_ellipse_contact,     ellipse_ellipse_closest_points, ellipse_ellipse_cast, ellipse_ellipse_manifold;
+    Point, RoundedPolygon => point_rounded_polygon, point_rounded_polygon_contact, point_rounded_polygon_closest_points, point_rounded_polygon_cast, point_rounded_polygon_manifold;
+    Segment, RoundedPolygon => segment_rounded_polygon, segment_rounded_polygon_contact, segment_rounded_polygon_closest_points, segment_rounded_polygon_cast, segment_rounded_polygon_manifold;
+    Circle, RoundedPolygon => circle_rounded_polygon, circle_rounded_polygon_contact, circle_rounded_polygon_closest_points, circle_rounded_polygon_cast, circle_rounded_polygon_manifold;
+    Aabb, RoundedPolygon => aabb_rounded_polygon, aabb_rounded_polygon_contact, aabb_rounded_polygon_closest_points, aabb_rounded_polygon_cast, aabb_rounded_polygon_manifold;
+    Obb, RoundedPolygon => obb_rounded_polygon, obb_rounded_polygon_contact, obb_rounded_polygon_closest_points, obb_rounded_polygon_cast, obb_rounded_polygon_manifold;
+    Triangle, RoundedPolygon => triangle_rounded_polygon, triangle_rounded_polygon_contact, triangle_rounded_polygon_closest_points, triangle_rounded_polygon_cast, triangle_rounded_polygon_manifold;
+    Polygon, RoundedPolygon => polygon_rounded_polygon, polygon_rounded_polygon_contact, polygon_rounded_polygon_closest_points, polygon_rounded_polygon_cast, polygon_rounded_polygon_manifold;
+    Capsule, RoundedPolygon => capsule_rounded_polygon, capsule_rounded_polygon_contact, capsule_rounded_polygon_closest_points, capsule_rounded_polygon_cast, capsule_rounded_polygon_manifold;
+    Ellipse, RoundedPolygon => ellipse_rounded_polygon, ellipse_rounded_polygon_contact, ellipse_rounded_polygon_closest_points, ellipse_rounded_polygon_cast, ellipse_rounded_polygon_manifold;
+    RoundedPolygon, RoundedPolygon => rounded_polygon_rounded_polygon, rounded_polygon_rounded_polygon_contact, rounded_polygon_rounded_polygon_closest_points, rounded_polygon_rounded_polygon_cast, rounded_polygon_rounded_polygon_manifold;
 }

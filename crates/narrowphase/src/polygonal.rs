@@ -4,7 +4,9 @@
 //! one family of kernels, monomorphised per pair, serves them all.
 
 use nalgebra::{Point2, SVector, Vector2};
-use shape::{Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, Segment, Triangle};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, RoundedPolygon, Segment, Triangle,
+};
 
 /// A shape as a convex core plus a radius, in its local frame.
 ///
@@ -437,6 +439,38 @@ impl<T: Real> Polygonal<T> for ConvexPolygon<T> {
     }
     fn core_extent(&self) -> T {
         self.extent()
+    }
+}
+
+/// A rounded polygon's core is its polygon, with the same edge normals,
+/// grown by its radius.
+impl<T: Real> Polygonal<T> for RoundedPolygon<T> {
+    fn core_vertex_count(&self) -> usize {
+        self.core().len()
+    }
+    fn core_vertex(&self, i: usize) -> Point2<T> {
+        self.vertices()[i]
+    }
+    fn core_axis_count(&self) -> usize {
+        self.core().len()
+    }
+    fn core_axis(&self, i: usize) -> Vector2<T> {
+        self.normals()[i]
+    }
+    fn radius(&self) -> T {
+        RoundedPolygon::radius(self)
+    }
+    fn core_interval(&self, dir: &Vector2<T>) -> (T, T) {
+        slice_interval(self.vertices(), dir)
+    }
+    fn has_edge_normals(&self) -> bool {
+        true
+    }
+    fn core_extent_and_shortest_edge(&self) -> (T, T) {
+        (self.core().extent(), self.core().shortest_edge_squared())
+    }
+    fn core_extent(&self) -> T {
+        self.core().extent()
     }
 }
 

@@ -127,6 +127,7 @@ fn builtin_cast_ray<T: Real>(
         ShapeRef::Polygon(s) => kernel(s, pose, ray, max_toi, solid),
         ShapeRef::Capsule(s) => kernel(s, pose, ray, max_toi, solid),
         ShapeRef::Ellipse(s) => kernel(s, pose, ray, max_toi, solid),
+        ShapeRef::RoundedPolygon(s) => kernel(s, pose, ray, max_toi, solid),
     }
 }
 
@@ -247,6 +248,7 @@ fn builtin_project_point<T: Real>(
         ShapeRef::Polygon(s) => projection_kernel(s, pose, point, solid),
         ShapeRef::Capsule(s) => projection_kernel(s, pose, point, solid),
         ShapeRef::Ellipse(s) => projection_kernel(s, pose, point, solid),
+        ShapeRef::RoundedPolygon(s) => projection_kernel(s, pose, point, solid),
     }
 }
 

@@ -425,6 +425,7 @@ pub fn bounding_radius<T: Real>(shape: &dyn Shape<T>, center: &Point2<T>) -> T {
         Some(ShapeRef::Polygon(s)) => most(s.vertices()),
         Some(ShapeRef::Capsule(s)) => Float::max(from(s.a()), from(s.b())) + s.radius(),
         Some(ShapeRef::Ellipse(s)) => c + Float::max(s.radii().x, s.radii().y),
+        Some(ShapeRef::RoundedPolygon(s)) => most(s.vertices()) + s.radius(),
         None => {
             let b = shape.bounding_box(&Isometry2::identity());
             let (lo, hi) = (b.min, b.max);

@@ -77,6 +77,14 @@ pub enum ShapeError {
         /// The other edge's index.
         other: usize,
     },
+    /// A rounding radius at least as large as the half extent it rounds (a
+    /// rounded box whose core would have no area).
+    RadiusTooLarge {
+        /// The radius that was given.
+        radius: f64,
+        /// The smaller half extent: the radius must be below it.
+        limit: f64,
+    },
     /// A convex part of a decomposition is too thin to be a valid convex
     /// polygon (a sliver between nearly aligned vertices).
     DegeneratePart {
@@ -115,6 +123,10 @@ impl fmt::Display for ShapeError {
             Self::EdgesCross { edge, other } => write!(
                 f,
                 "edge {edge} (from vertex {edge}) and edge {other} (from vertex {other}) touch or cross: the polygon is not simple"
+            ),
+            Self::RadiusTooLarge { radius, limit } => write!(
+                f,
+                "radius {radius} must be smaller than the smaller half extent {limit}"
             ),
             Self::DegeneratePart { vertex } => write!(
                 f,

@@ -44,9 +44,12 @@ impl ShapeKind {
     pub const CUBOID: Self = Self(10);
     /// 3D [`Aabb3`](crate::Aabb3).
     pub const AABB3: Self = Self(11);
+    /// [`RoundedPolygon`](crate::RoundedPolygon) (2D; its id comes after the
+    /// 3D kinds because it was added later: canonical order is the id).
+    pub const ROUNDED_POLYGON: Self = Self(12);
 
     /// The built-in 2D kinds, in canonical order.
-    pub const BUILTIN_2D: [Self; 9] = [
+    pub const BUILTIN_2D: [Self; 10] = [
         Self::POINT,
         Self::SEGMENT,
         Self::CIRCLE,
@@ -56,6 +59,7 @@ impl ShapeKind {
         Self::CONVEX_POLYGON,
         Self::CAPSULE,
         Self::ELLIPSE,
+        Self::ROUNDED_POLYGON,
     ];
 
     /// The built-in 3D kinds, in canonical order.
@@ -72,7 +76,7 @@ impl ShapeKind {
         Self(Self::FIRST_CUSTOM + n as u16)
     }
 
-    /// A dense index for tables: built-in kinds are `0..12`, custom kind `n` is
+    /// A dense index for tables: built-in kinds are `0..13`, custom kind `n` is
     /// `FIRST_CUSTOM + n`.
     #[must_use]
     pub const fn index(self) -> usize {
@@ -101,6 +105,7 @@ impl ShapeKind {
             9 => "sphere",
             10 => "cuboid",
             11 => "aabb3",
+            12 => "rounded_polygon",
             _ => "custom",
         }
     }

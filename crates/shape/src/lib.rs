@@ -60,7 +60,9 @@ pub mod tolerance;
 pub mod testing;
 
 pub use bounding::{BoundingBox, BoundingBox2, BoundingBox3};
-pub use dim2::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Segment, Triangle};
+pub use dim2::{
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, RoundedPolygon, Segment, Triangle,
+};
 pub use dim3::{Aabb3, Convex3, Cuboid, Shape3, Sphere};
 pub use error::ShapeError;
 pub use kind::ShapeKind;
@@ -77,7 +79,8 @@ pub mod prelude {
     pub use crate::{
         Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Convex, Convex3, ConvexPolygon,
         Cuboid, Ellipse, Interval, Obb, Point, PointProjection, PointProjection3, PointQuery,
-        PointQuery3, Ray, Ray3, RayCast, RayCast3, RayHit, RayHit3, Real, Segment, Shape, Shape3,
-        ShapeError, ShapeKind, ShapeRef, ShapeRef3, Sphere, SupportSeparatingAxes, Triangle,
+        PointQuery3, Ray, Ray3, RayCast, RayCast3, RayHit, RayHit3, Real, RoundedPolygon, Segment,
+        Shape, Shape3, ShapeError, ShapeKind, ShapeRef, ShapeRef3, Sphere, SupportSeparatingAxes,
+        Triangle,
     };
 }

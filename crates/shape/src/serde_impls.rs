@@ -19,8 +19,8 @@ use nalgebra::{Point2, Point3, Vector2, Vector3};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::{
-    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, Segment,
-    Sphere, Triangle,
+    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, RoundedPolygon,
+    Segment, Sphere, Triangle,
 };
 
 fn p2<T: Real>(p: Point2<T>) -> [T; 2] {
@@ -141,6 +141,12 @@ shape_serde!(
         radius: s.radius()
     },
     |r| Capsule::new(Point2::from(r.a), Point2::from(r.b), r.radius)
+);
+shape_serde!(
+    RoundedPolygon,
+    RoundedPolygonRaw { vertices: Vec<[T; 2]>, radius: T },
+    |s| RoundedPolygonRaw { vertices: s.vertices().iter().map(|p| p2(*p)).collect(), radius: s.radius() },
+    |r| RoundedPolygon::new(&r.vertices.iter().map(|p| Point2::from(*p)).collect::<Vec<_>>(), r.radius)
 );
 shape_serde!(
     Ellipse,

@@ -12,8 +12,8 @@
 use core::any::Any;
 
 use crate::{
-    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, Segment, Shape,
-    Shape3, ShapeKind, Sphere, Triangle,
+    Aabb, Aabb3, Capsule, Circle, ConvexPolygon, Cuboid, Ellipse, Obb, Point, Real, RoundedPolygon,
+    Segment, Shape, Shape3, ShapeKind, Sphere, Triangle,
 };
 
 /// A built-in 2D shape, borrowed by its type.
@@ -47,6 +47,8 @@ pub enum ShapeRef<'a, T: Real> {
     Capsule(&'a Capsule<T>),
     /// An [`Ellipse`].
     Ellipse(&'a Ellipse<T>),
+    /// A [`RoundedPolygon`].
+    RoundedPolygon(&'a RoundedPolygon<T>),
 }
 
 impl<'a, T: Real> ShapeRef<'a, T> {
@@ -65,6 +67,7 @@ impl<'a, T: Real> ShapeRef<'a, T> {
             ShapeKind::CONVEX_POLYGON => Self::Polygon(data.downcast_ref()?),
             ShapeKind::CAPSULE => Self::Capsule(data.downcast_ref()?),
             ShapeKind::ELLIPSE => Self::Ellipse(data.downcast_ref()?),
+            ShapeKind::ROUNDED_POLYGON => Self::RoundedPolygon(data.downcast_ref()?),
             _ => return None,
         })
     }
@@ -83,6 +86,7 @@ impl<'a, T: Real> ShapeRef<'a, T> {
             Self::Polygon(_) => ShapeKind::CONVEX_POLYGON,
             Self::Capsule(_) => ShapeKind::CAPSULE,
             Self::Ellipse(_) => ShapeKind::ELLIPSE,
+            Self::RoundedPolygon(_) => ShapeKind::ROUNDED_POLYGON,
         }
     }
 
@@ -100,6 +104,7 @@ impl<'a, T: Real> ShapeRef<'a, T> {
             Self::Polygon(s) => s,
             Self::Capsule(s) => s,
             Self::Ellipse(s) => s,
+            Self::RoundedPolygon(s) => s,
         }
     }
 }
@@ -194,7 +199,7 @@ mod tests {
             kind: ShapeKind::custom(3),
         };
         assert!(custom.as_builtin().is_none());
-        let shapes: [Box<dyn Shape<f64>>; 9] = [
+        let shapes: [Box<dyn Shape<f64>>; 10] = [
             Box::new(Point::origin()),
             Box::new(Segment::new(Point2::origin(), Point2::new(1.0, 0.0)).unwrap()),
             Box::new(body),
@@ -218,6 +223,7 @@ mod tests {
             ),
             Box::new(Capsule::vertical(1.0, 0.5).unwrap()),
             Box::new(Ellipse::new(Vector2::new(2.0, 1.0)).unwrap()),
+            Box::new(RoundedPolygon::rounded_box(Vector2::new(2.0, 1.0), 0.25).unwrap()),
         ];
         for (s, k) in shapes.iter().zip(ShapeKind::BUILTIN_2D) {
             let r = s.as_builtin().unwrap();

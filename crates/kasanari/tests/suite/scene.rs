@@ -20,15 +20,17 @@ fn every_kind_parses_and_builds() {
         {"kind":"triangle","vertices":[[0,0],[1,0],[0,1]]},
         {"kind":"polygon","vertices":[[0,0],[0,1],[1,1],[1,0]]},
         {"kind":"capsule","a":[0,0],"b":[0,1],"radius":0.25},
-        {"kind":"ellipse","center":[3,3],"radii":[2,1],"angle":1.0}
+        {"kind":"ellipse","center":[3,3],"radii":[2,1],"angle":1.0},
+        {"kind":"rounded_polygon","vertices":[[0,0],[2,0],[1,2]],"radius":0.25},
+        {"kind":"rounded_box","center":[5,0],"half_extents":[1,0.5],"radius":0.125,"angle":0.5}
     ]}"#,
     )
     .unwrap();
-    assert_eq!(scene.shapes.len(), 9);
+    assert_eq!(scene.shapes.len(), 11);
     assert_eq!(scene.shapes[2].filter(), Filter::new(2, 1));
     assert_eq!(scene.shapes[1].label(1), "7");
     let w = scene.world::<f64>(None).unwrap();
-    assert_eq!(w.world.len(), 9);
+    assert_eq!(w.world.len(), 11);
     w.world.validate().unwrap();
     // Round trip.
     let text = serde_json::to_string(&scene).unwrap();
@@ -78,6 +80,35 @@ fn bad_files_say_what_is_wrong() {
         SceneError::World { .. }
     ));
     assert!(scene.world::<f64>(None).is_ok());
+}
+
+#[test]
+fn rounded_kinds_are_validated() {
+    // A rounded box whose radius reaches its smaller half extent, a rounded
+    // polygon with a negative radius: which shape, why.
+    let scene = parse(r#"{"shapes": [{"kind":"rounded_box","center":[0,0],"half_extents":[1,0.5],"radius":0.5,"angle":0,"id":"crate"}]}"#).unwrap();
+    let e = scene.world::<f64>(None).unwrap_err().to_string();
+    assert!(
+        e.contains("crate") && e.contains("smaller half extent"),
+        "{e}"
+    );
+    let scene = parse(r#"{"shapes": [{"kind":"rounded_polygon","vertices":[[0,0],[2,0],[1,2]],"radius":-0.25,"id":"slab"}]}"#).unwrap();
+    let e = scene.world::<f32>(None).unwrap_err().to_string();
+    assert!(
+        e.contains("slab") && e.contains("radius must be positive"),
+        "{e}"
+    );
+    // A rounded box saved from a world is a rounded polygon with the same
+    // core and radius.
+    let scene = parse(r#"{"shapes": [{"kind":"rounded_box","center":[2,1],"half_extents":[1,0.5],"radius":0.25,"angle":0}]}"#).unwrap();
+    let w = scene.world::<f64>(None).unwrap();
+    let saved = Scene::from_world(&w.world).unwrap();
+    let ShapeSpec::RoundedPolygon { vertices, radius } = &saved.shapes[0].shape else {
+        panic!("{saved:?}")
+    };
+    assert_eq!(*radius, 0.25);
+    assert_eq!(vertices[0], [1.25, 0.75]);
+    assert_eq!(vertices[2], [2.75, 1.25]);
 }
 
 #[test]

@@ -24,7 +24,10 @@
 //! shape-cast column.
 
 use nalgebra::Isometry2;
-use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, RoundedPolygon, Segment,
+    Triangle,
+};
 
 use super::advance::cast_2d;
 use super::polygonal::sweep_cast;
@@ -123,6 +126,15 @@ sweep_casts! {
     triangle_capsule_cast: Triangle, Capsule => triangle_capsule_contact;
     polygon_polygon_cast: ConvexPolygon, ConvexPolygon => polygon_polygon_contact;
     polygon_capsule_cast: ConvexPolygon, Capsule => polygon_capsule_contact;
+    point_rounded_polygon_cast: Point, RoundedPolygon => point_rounded_polygon_contact;
+    segment_rounded_polygon_cast: Segment, RoundedPolygon => segment_rounded_polygon_contact;
+    circle_rounded_polygon_cast: Circle, RoundedPolygon => circle_rounded_polygon_contact;
+    aabb_rounded_polygon_cast: Aabb, RoundedPolygon => aabb_rounded_polygon_contact;
+    obb_rounded_polygon_cast: Obb, RoundedPolygon => obb_rounded_polygon_contact;
+    triangle_rounded_polygon_cast: Triangle, RoundedPolygon => triangle_rounded_polygon_contact;
+    polygon_rounded_polygon_cast: ConvexPolygon, RoundedPolygon => polygon_rounded_polygon_contact;
+    capsule_rounded_polygon_cast: Capsule, RoundedPolygon => capsule_rounded_polygon_contact;
+    rounded_polygon_rounded_polygon_cast: RoundedPolygon, RoundedPolygon => rounded_polygon_rounded_polygon_contact;
 }
 
 rounded_casts! {
@@ -144,6 +156,7 @@ advancement_casts! {
     polygon_ellipse_cast: ConvexPolygon, Ellipse => polygon_ellipse_closest_points, polygon_ellipse_contact;
     capsule_ellipse_cast: Capsule, Ellipse => capsule_ellipse_closest_points, capsule_ellipse_contact;
     ellipse_ellipse_cast: Ellipse, Ellipse => ellipse_ellipse_closest_points, ellipse_ellipse_contact;
+    ellipse_rounded_polygon_cast: Ellipse, RoundedPolygon => ellipse_rounded_polygon_closest_points, ellipse_rounded_polygon_contact;
 }
 
 /// The shape cast of two circles (B at `b_in_a`, moving at `args.vel_b`

@@ -9,7 +9,10 @@
 //! from its centre, `≤ r` (see `core_ellipse.rs`).
 
 use nalgebra::Isometry2;
-use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, RoundedPolygon, Segment,
+    Triangle,
+};
 
 use super::{core_ellipse, core_ellipse_closest_points, core_ellipse_contact};
 use crate::{ClosestPoints, Contact};
@@ -133,4 +136,63 @@ assert!(capsule_ellipse(&a, &e, &Isometry2::identity())); // rounded end on the 
 assert!(!capsule_ellipse(&a, &e, &Isometry2::translation(-0.001, 0.0)));
 let c = capsule_ellipse_contact(&a, &e, &Isometry2::translation(0.5, 0.0)).unwrap();
 assert!((c.depth - 0.5f64).abs() < 1e-9 && (c.normal.x + 1.0).abs() < 1e-9);";
+}
+
+/// Whether an `Ellipse` and a `RoundedPolygon` intersect (touching counts);
+/// `b_in_a` is the rounded polygon's pose in the ellipse's frame. In the
+/// canonical order the ellipse comes first here (the rounded polygon's kind
+/// was added after it), so this mirrors [`core_ellipse`] on the rounded
+/// polygon's core: the same question asked from the rounded polygon, with the
+/// ellipse at `b_in_a⁻¹`.
+///
+/// ```
+/// use nalgebra::{Isometry2, Vector2};
+/// use narrowphase::ellipse::{ellipse_rounded_polygon, ellipse_rounded_polygon_contact};
+/// let e = shape::Ellipse::new(Vector2::new(2.0, 1.0)).unwrap();
+/// let b = shape::RoundedPolygon::rounded_box(Vector2::new(1.0, 1.0), 0.5).unwrap();
+/// // The box's left side (x = 2 − 1) on the ellipse's right tip.
+/// assert!(ellipse_rounded_polygon(&e, &b, &Isometry2::translation(3.0, 0.0)));
+/// assert!(!ellipse_rounded_polygon(&e, &b, &Isometry2::translation(3.001, 0.0)));
+/// let c = ellipse_rounded_polygon_contact(&e, &b, &Isometry2::translation(2.5, 0.0)).unwrap();
+/// assert!((c.depth - 0.5f64).abs() < 1e-9 && (c.normal.x - 1.0).abs() < 1e-9);
+/// ```
+#[inline]
+#[must_use]
+pub fn ellipse_rounded_polygon<T: Real>(
+    a: &Ellipse<T>,
+    b: &RoundedPolygon<T>,
+    b_in_a: &Isometry2<T>,
+) -> bool {
+    core_ellipse(b, a, &b_in_a.inverse())
+}
+
+/// The contact of an `Ellipse` and a `RoundedPolygon` in the ellipse's frame
+/// (normal from the ellipse to the rounded polygon), `Some` exactly when
+/// [`ellipse_rounded_polygon`] is true: [`core_ellipse_contact`] asked from the
+/// rounded polygon, mapped back and flipped.
+#[inline]
+#[must_use]
+pub fn ellipse_rounded_polygon_contact<T: Real>(
+    a: &Ellipse<T>,
+    b: &RoundedPolygon<T>,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    core_ellipse_contact(b, a, &b_in_a.inverse()).map(|c| c.transformed(b_in_a).flipped())
+}
+
+/// The closest points of an `Ellipse` and a `RoundedPolygon` within
+/// `max_distance`, in the ellipse's frame, `Intersecting` exactly when
+/// [`ellipse_rounded_polygon`] is true: [`core_ellipse_closest_points`] asked
+/// from the rounded polygon, mapped back and flipped.
+#[inline]
+#[must_use]
+pub fn ellipse_rounded_polygon_closest_points<T: Real>(
+    a: &Ellipse<T>,
+    b: &RoundedPolygon<T>,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    core_ellipse_closest_points(b, a, &b_in_a.inverse(), max_distance)
+        .transformed(b_in_a)
+        .flipped()
 }

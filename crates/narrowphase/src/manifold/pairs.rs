@@ -8,7 +8,10 @@
 //! the ellipse's feature [`Feature::Surface`].
 
 use nalgebra::Isometry2;
-use shape::{Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, Segment, Triangle};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, RoundedPolygon, Segment,
+    Triangle,
+};
 
 use super::fused::fused_manifold;
 use super::point_core::point_core_manifold;
@@ -44,7 +47,8 @@ one_point_feature_by_core!(
     Obb,
     Triangle,
     ConvexPolygon,
-    Capsule
+    Capsule,
+    RoundedPolygon
 );
 
 impl<T: Real> OnePointFeature<T> for Ellipse<T> {
@@ -131,6 +135,8 @@ point_core_manifolds! {
     circle_triangle_manifold: Circle, Triangle => circle_triangle_contact, circle_triangle_closest_points;
     circle_polygon_manifold: Circle, ConvexPolygon => circle_polygon_contact, circle_polygon_closest_points;
     circle_capsule_manifold: Circle, Capsule => circle_capsule_contact, circle_capsule_closest_points;
+    point_rounded_polygon_manifold: Point, RoundedPolygon => point_rounded_polygon_contact, point_rounded_polygon_closest_points;
+    circle_rounded_polygon_manifold: Circle, RoundedPolygon => circle_rounded_polygon_contact, circle_rounded_polygon_closest_points;
 }
 
 // The box pairs: their own separating-axis contact (`sat/obb_obb.rs`,
@@ -163,6 +169,13 @@ core_manifolds! {
     polygon_polygon_manifold: ConvexPolygon, ConvexPolygon => polygon_polygon_contact, polygon_polygon_closest_points;
     polygon_capsule_manifold: ConvexPolygon, Capsule => polygon_capsule_contact, polygon_capsule_closest_points;
     capsule_capsule_manifold: Capsule, Capsule => capsule_capsule_contact, capsule_capsule_closest_points;
+    segment_rounded_polygon_manifold: Segment, RoundedPolygon => segment_rounded_polygon_contact, segment_rounded_polygon_closest_points;
+    aabb_rounded_polygon_manifold: Aabb, RoundedPolygon => aabb_rounded_polygon_contact, aabb_rounded_polygon_closest_points;
+    obb_rounded_polygon_manifold: Obb, RoundedPolygon => obb_rounded_polygon_contact, obb_rounded_polygon_closest_points;
+    triangle_rounded_polygon_manifold: Triangle, RoundedPolygon => triangle_rounded_polygon_contact, triangle_rounded_polygon_closest_points;
+    polygon_rounded_polygon_manifold: ConvexPolygon, RoundedPolygon => polygon_rounded_polygon_contact, polygon_rounded_polygon_closest_points;
+    capsule_rounded_polygon_manifold: Capsule, RoundedPolygon => capsule_rounded_polygon_contact, capsule_rounded_polygon_closest_points;
+    rounded_polygon_rounded_polygon_manifold: RoundedPolygon, RoundedPolygon => rounded_polygon_rounded_polygon_contact, rounded_polygon_rounded_polygon_closest_points;
 }
 
 one_point_manifolds! {
@@ -175,4 +188,5 @@ one_point_manifolds! {
     polygon_ellipse_manifold: ConvexPolygon, Ellipse => polygon_ellipse_contact, polygon_ellipse_closest_points;
     capsule_ellipse_manifold: Capsule, Ellipse => capsule_ellipse_contact, capsule_ellipse_closest_points;
     ellipse_ellipse_manifold: Ellipse, Ellipse => ellipse_ellipse_contact, ellipse_ellipse_closest_points;
+    ellipse_rounded_polygon_manifold: Ellipse, RoundedPolygon => ellipse_rounded_polygon_contact, ellipse_rounded_polygon_closest_points;
 }

@@ -4,7 +4,9 @@
 //! general kernel directly.
 
 use nalgebra::Isometry2;
-use shape::{Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, Segment, Triangle};
+use shape::{
+    Aabb, Capsule, Circle, ConvexPolygon, Obb, Point, Real, RoundedPolygon, Segment, Triangle,
+};
 
 use super::{core_closest_points, core_contact, core_intersects};
 use crate::{ClosestPoints, Contact};
@@ -65,4 +67,13 @@ core_pairs! {
     polygon_polygon, polygon_polygon_contact, polygon_polygon_closest_points: ConvexPolygon, ConvexPolygon;
     polygon_capsule, polygon_capsule_contact, polygon_capsule_closest_points: ConvexPolygon, Capsule;
     capsule_capsule, capsule_capsule_contact, capsule_capsule_closest_points: Capsule, Capsule;
+    point_rounded_polygon, point_rounded_polygon_contact, point_rounded_polygon_closest_points: Point, RoundedPolygon;
+    segment_rounded_polygon, segment_rounded_polygon_contact, segment_rounded_polygon_closest_points: Segment, RoundedPolygon;
+    circle_rounded_polygon, circle_rounded_polygon_contact, circle_rounded_polygon_closest_points: Circle, RoundedPolygon;
+    aabb_rounded_polygon, aabb_rounded_polygon_contact, aabb_rounded_polygon_closest_points: Aabb, RoundedPolygon;
+    obb_rounded_polygon, obb_rounded_polygon_contact, obb_rounded_polygon_closest_points: Obb, RoundedPolygon;
+    triangle_rounded_polygon, triangle_rounded_polygon_contact, triangle_rounded_polygon_closest_points: Triangle, RoundedPolygon;
+    polygon_rounded_polygon, polygon_rounded_polygon_contact, polygon_rounded_polygon_closest_points: ConvexPolygon, RoundedPolygon;
+    capsule_rounded_polygon, capsule_rounded_polygon_contact, capsule_rounded_polygon_closest_points: Capsule, RoundedPolygon;
+    rounded_polygon_rounded_polygon, rounded_polygon_rounded_polygon_contact, rounded_polygon_rounded_polygon_closest_points: RoundedPolygon, RoundedPolygon;
 }

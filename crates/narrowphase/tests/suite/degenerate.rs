@@ -709,6 +709,7 @@ fn scaled(s: &Spec, k: f64) -> Spec {
         Spec::Polygon(v) => Spec::Polygon(v.iter().map(p).collect()),
         Spec::Capsule(a, b, r) => Spec::Capsule(p(a), p(b), r * k),
         Spec::Ellipse(a, b) => Spec::Ellipse(a * k, b * k),
+        Spec::RoundedPolygon(v, r) => Spec::RoundedPolygon(v.iter().map(p).collect(), r * k),
     }
 }
 

@@ -751,8 +751,13 @@ fn user_convex_through_the_fallback<T: Real>() {
                     // at these angles). On a curved partner GJK's points are
                     // only as good as the square root of its tolerance (the
                     // distance is flat to second order in the direction).
-                    let curved = [ShapeKind::CIRCLE, ShapeKind::CAPSULE, ShapeKind::ELLIPSE]
-                        .contains(&other.kind());
+                    let curved = [
+                        ShapeKind::CIRCLE,
+                        ShapeKind::CAPSULE,
+                        ShapeKind::ELLIPSE,
+                        ShapeKind::ROUNDED_POLYGON,
+                    ]
+                    .contains(&other.kind());
                     let point_tol = if curved {
                         tol + 8.0 * narrowphase::gjk::gjk_tolerance::<T>().as_f64().sqrt()
                     } else {

@@ -75,6 +75,7 @@ fn core(s: &Spec, p: [f64; 3]) -> Option<(Vec<[f64; 2]>, f64)> {
         Spec::Triangle(t) => (t.to_vec(), 0.0, true),
         Spec::Polygon(v) => (v.clone(), 0.0, true),
         Spec::Capsule(a, b, r) => (vec![*a, *b], *r, true),
+        Spec::RoundedPolygon(v, r) => (v.clone(), *r, true),
         Spec::Ellipse(..) => return None,
     };
     let (sn, cs) = if turns { p[2].sin_cos() } else { (0.0, 1.0) };

@@ -21,6 +21,7 @@ mod pairs;
 mod pairs3d;
 mod rays;
 mod regressions;
+mod rounded_polygon;
 mod seams;
 mod seeds;
 mod table_paths;

@@ -893,6 +893,9 @@ fn snap_spec(s: &Spec, snap: &dyn Fn(f64) -> f64) -> Spec {
         Spec::Polygon(v) => Spec::Polygon(v.iter().map(|q| p(*q)).collect()),
         Spec::Capsule(a, b, r) => Spec::Capsule(p(*a), p(*b), size(*r)),
         Spec::Ellipse(a, b) => Spec::Ellipse(size(*a), size(*b)),
+        Spec::RoundedPolygon(v, r) => {
+            Spec::RoundedPolygon(v.iter().map(|q| p(*q)).collect(), size(*r))
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod ellipse_distance;
 mod obb;
 mod point;
 pub(crate) mod polygonal;
+mod rounded_polygon;
 mod segment;
 mod triangle;
 
@@ -21,6 +22,7 @@ pub use decompose::convex_decomposition;
 pub use ellipse::Ellipse;
 pub use obb::Obb;
 pub use point::Point;
+pub use rounded_polygon::RoundedPolygon;
 pub use segment::Segment;
 pub use triangle::Triangle;
 

@@ -22,6 +22,8 @@ pub enum Spec {
     Polygon(Vec<[f64; 2]>),
     Capsule([f64; 2], [f64; 2], f64),
     Ellipse(f64, f64),
+    /// A convex polygon's vertices (counter-clockwise) and a radius.
+    RoundedPolygon(Vec<[f64; 2]>, f64),
 }
 
 /// Samples per unit of turn for curved boundaries.
@@ -63,9 +65,10 @@ fn polygon() -> impl Strategy<Value = Vec<[f64; 2]>> {
 }
 
 /// The built-in 2D kinds in canonical order, as `Spec` indices.
-pub const KINDS: usize = 9;
+pub const KINDS: usize = 10;
 
-/// A random valid shape of kind `k` (0 = point, ..., 8 = ellipse).
+/// A random valid shape of kind `k` (0 = point, ..., 8 = ellipse, 9 =
+/// rounded polygon).
 pub fn spec_of(k: usize) -> BoxedStrategy<Spec> {
     match k {
         0 => local_point().prop_map(|p| Spec::Point(p[0], p[1])).boxed(),
@@ -92,6 +95,21 @@ pub fn spec_of(k: usize) -> BoxedStrategy<Spec> {
             .prop_filter("distinct", |(a, b, _)| dist(*a, *b) > 1e-3)
             .prop_map(|(a, b, r)| Spec::Capsule(a, b, r))
             .boxed(),
+        9 => prop_oneof![
+            // A rounded polygon: any polygon of the generator, any radius.
+            (polygon(), size())
+                .prop_filter("valid", |(p, _)| {
+                    ConvexPolygon::<f32>::new(&to_points(p)).is_ok()
+                })
+                .prop_map(|(p, r)| Spec::RoundedPolygon(p, r)),
+            // A rounded box: outer half extents and a radius below both.
+            (size(), size(), 0.05f64..0.95).prop_map(|(w, h, k)| {
+                let r = w.min(h) * k;
+                let (x, y) = (w - r, h - r);
+                Spec::RoundedPolygon(vec![[-x, -y], [x, -y], [x, y], [-x, y]], r)
+            }),
+        ]
+        .boxed(),
         _ => (size(), 0.1f64..1.0, any::<bool>())
             .prop_map(|(a, k, swap)| {
                 if swap {
@@ -154,6 +172,9 @@ pub fn build<T: Real>(s: &Spec) -> Box<dyn Shape<T>> {
         Spec::Ellipse(a, b) => {
             Box::new(Ellipse::new(Vector2::new(T::lit(*a), T::lit(*b))).unwrap())
         }
+        Spec::RoundedPolygon(p, r) => {
+            Box::new(RoundedPolygon::new(&to_points::<T>(p), T::lit(*r)).unwrap())
+        }
     }
 }
 
@@ -168,13 +189,16 @@ pub fn extent(s: &Spec) -> f64 {
 
 /// Whether the shape's boundary is curved somewhere (sampling then approximates).
 pub fn is_curved(s: &Spec) -> bool {
-    matches!(s, Spec::Circle(_) | Spec::Capsule(..) | Spec::Ellipse(..))
+    matches!(
+        s,
+        Spec::Circle(_) | Spec::Capsule(..) | Spec::Ellipse(..) | Spec::RoundedPolygon(..)
+    )
 }
 
 /// The largest distance between the true boundary and the sampled polygon.
 pub fn sampling_error(s: &Spec) -> f64 {
     let r = match s {
-        Spec::Circle(r) | Spec::Capsule(_, _, r) => *r,
+        Spec::Circle(r) | Spec::Capsule(_, _, r) | Spec::RoundedPolygon(_, r) => *r,
         Spec::Ellipse(a, b) => a.max(*b) * a.max(*b) / a.min(*b),
         _ => 0.0,
     };
@@ -209,7 +233,34 @@ pub fn local_boundary(s: &Spec) -> Vec<[f64; 2]> {
             .into_iter()
             .map(|p| [a * p[0], b * p[1]])
             .collect(),
+        Spec::RoundedPolygon(p, r) => rounded_boundary(p, *r),
     }
+}
+
+/// The boundary of a counter-clockwise polygon grown by `r`, in order: at
+/// each vertex the arc from the previous edge's outward normal to the next
+/// edge's, sampled at CURVE_SAMPLES per turn with both ends (the offset
+/// edges are the chords between consecutive arcs).
+fn rounded_boundary(p: &[[f64; 2]], r: f64) -> Vec<[f64; 2]> {
+    let n = p.len();
+    let normal_angle = |i: usize| {
+        let (a, b) = (p[i], p[(i + 1) % n]);
+        (a[0] - b[0]).atan2(b[1] - a[1])
+    };
+    let mut out = Vec::new();
+    for i in 0..n {
+        let from = normal_angle((i + n - 1) % n);
+        let mut to = normal_angle(i);
+        if to < from {
+            to += 2.0 * PI;
+        }
+        let steps = (((to - from) / (2.0 * PI)) * CURVE_SAMPLES as f64).ceil() as usize;
+        for k in 0..=steps.max(1) {
+            let a = from + (to - from) * k as f64 / steps.max(1) as f64;
+            out.push([p[i][0] + r * a.cos(), p[i][1] + r * a.sin()]);
+        }
+    }
+    out
 }
 
 fn lerp(a: [f64; 2], b: [f64; 2], t: f64) -> [f64; 2] {
@@ -276,6 +327,9 @@ pub fn signed_distance(s: &Spec, pose: [f64; 3], p: [f64; 2]) -> f64 {
         Spec::Segment(a, b) => seg_dist(*a, *b),
         Spec::Circle(r) => dist(q, [0.0, 0.0]) - r,
         Spec::Capsule(a, b, r) => seg_dist(*a, *b) - r,
+        // The signed distance of a convex set grown by `r` is the set's
+        // minus `r` (inside the core too).
+        Spec::RoundedPolygon(v, r) => poly(v) - r,
         Spec::Ellipse(a, b) => {
             // Dense polygonal approximation; callers keep a margin above the
             // sampling error.
@@ -334,6 +388,19 @@ pub fn reference_min_overlap(
             let n = (dx * dx + dy * dy).sqrt();
             if n > 0.0 {
                 dirs.push([dy / n, -dx / n]);
+            }
+        }
+        // A rounded polygon's flat sides likewise: its core's edge normals.
+        if let Spec::RoundedPolygon(v, _) = s {
+            let (sn, cs) = pose[2].sin_cos();
+            for i in 0..v.len() {
+                let (p, q) = (v[i], v[(i + 1) % v.len()]);
+                let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                let (dx, dy) = (cs * dx - sn * dy, sn * dx + cs * dy);
+                let n = (dx * dx + dy * dy).sqrt();
+                if n > 0.0 {
+                    dirs.push([dy / n, -dx / n]);
+                }
             }
         }
         if !is_curved(s) && w.len() >= 2 {

@@ -173,6 +173,25 @@ impl Canvas {
                     center[1]
                 );
             }
+            ShapeSpec::RoundedPolygon { vertices, radius } => {
+                rounded_polygon(b, vertices, *radius, &style);
+            }
+            ShapeSpec::RoundedBox {
+                center,
+                half_extents: h,
+                radius,
+                angle,
+            } => {
+                let (sn, cs) = angle.sin_cos();
+                let (x, y) = (h[0] - radius, h[1] - radius);
+                let core = [[-x, -y], [x, -y], [x, y], [-x, y]].map(|p| {
+                    [
+                        center[0] + cs * p[0] - sn * p[1],
+                        center[1] + sn * p[0] + cs * p[1],
+                    ]
+                });
+                rounded_polygon(b, &core, *radius, &style);
+            }
         }
         self.body.push_str("</g>\n");
     }
@@ -378,6 +397,52 @@ fn polygon(b: &mut String, vertices: &[[f64; 2]], style: &str) {
         .map(|p| format!("{},{}", p[0], p[1]))
         .collect();
     let _ = write!(b, "<polygon points=\"{}\" {style}/>", pts.join(" "));
+}
+
+/// A convex polygon grown by `r` as an SVG path: at each vertex the arc of
+/// radius `r` from the previous edge's outward normal to the next edge's,
+/// then the next edge offset by `r`. The arcs turn counter-clockwise in the
+/// drawing's own coordinates (sweep flag 1) and each is less than half a
+/// turn (large-arc flag 0); clockwise input is walked backwards.
+fn rounded_polygon(b: &mut String, vertices: &[[f64; 2]], r: f64, style: &str) {
+    let n = vertices.len();
+    if n < 3 {
+        return;
+    }
+    let twice_area: f64 = (0..n)
+        .map(|i| {
+            let (p, q) = (vertices[i], vertices[(i + 1) % n]);
+            p[0] * q[1] - q[0] * p[1]
+        })
+        .sum();
+    let v = |i: usize| {
+        if twice_area >= 0.0 {
+            vertices[i % n]
+        } else {
+            vertices[(n - i % n) % n]
+        }
+    };
+    // The outward unit normal of the edge from v(i) to v(i + 1).
+    let normal = |i: usize| {
+        let (p, q) = (v(i), v(i + 1));
+        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+        let len = dx.hypot(dy).max(f64::MIN_POSITIVE);
+        [dy / len, -dx / len]
+    };
+    let off = |p: [f64; 2], m: [f64; 2]| [p[0] + r * m[0], p[1] + r * m[1]];
+    let start = off(v(0), normal(n - 1));
+    let mut d = format!("M{},{}", start[0], start[1]);
+    for i in 0..n {
+        let m = normal(i);
+        let arc_end = off(v(i), m);
+        let edge_end = off(v(i + 1), m);
+        let _ = write!(
+            d,
+            " A{r},{r} 0 0 1 {},{} L{},{}",
+            arc_end[0], arc_end[1], edge_end[0], edge_end[1]
+        );
+    }
+    let _ = write!(b, "<path d=\"{d} Z\" {style}/>");
 }
 
 /// The outline of a capsule as a polygon: two half circles of 12 steps joined.

@@ -419,11 +419,14 @@ pub(crate) fn centre(s: &ShapeSpec) -> [f64; 2] {
         ShapeSpec::Point { p } => *p,
         ShapeSpec::Circle { center, .. }
         | ShapeSpec::Obb { center, .. }
-        | ShapeSpec::Ellipse { center, .. } => *center,
+        | ShapeSpec::Ellipse { center, .. }
+        | ShapeSpec::RoundedBox { center, .. } => *center,
         ShapeSpec::Segment { a, b } | ShapeSpec::Capsule { a, b, .. } => mean(&[*a, *b]),
         ShapeSpec::Aabb { min, max } => mean(&[*min, *max]),
         ShapeSpec::Triangle { vertices } => mean(vertices),
-        ShapeSpec::Polygon { vertices } => mean(vertices),
+        ShapeSpec::Polygon { vertices } | ShapeSpec::RoundedPolygon { vertices, .. } => {
+            mean(vertices)
+        }
     }
 }
 
@@ -495,6 +498,21 @@ pub(crate) fn moved(s: &ShapeSpec, by: [f64; 2], turn: f64, pivot: [f64; 2]) -> 
         } => ShapeSpec::Ellipse {
             center: at(*center),
             radii: *radii,
+            angle: angle + turn,
+        },
+        ShapeSpec::RoundedPolygon { vertices, radius } => ShapeSpec::RoundedPolygon {
+            vertices: vertices.iter().map(|p| at(*p)).collect(),
+            radius: *radius,
+        },
+        ShapeSpec::RoundedBox {
+            center,
+            half_extents,
+            radius,
+            angle,
+        } => ShapeSpec::RoundedBox {
+            center: at(*center),
+            half_extents: *half_extents,
+            radius: *radius,
             angle: angle + turn,
         },
     }

@@ -76,5 +76,9 @@ pub fn world_spec(s: &Spec, pose: [f64; 3], o: [f64; 2]) -> ShapeSpec {
             radii: [*a, *b],
             angle,
         },
+        Spec::RoundedPolygon(v, r) => ShapeSpec::RoundedPolygon {
+            vertices: v.iter().map(|p| at(*p)).collect(),
+            radius: *r,
+        },
     }
 }

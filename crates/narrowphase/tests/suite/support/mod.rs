@@ -38,6 +38,7 @@ pub fn support(s: &Spec, pose: [f64; 3], d: [f64; 2]) -> f64 {
         Spec::Polygon(p) => most(p),
         Spec::Capsule(a, b, r) => most(&[*a, *b]) + r * len,
         Spec::Ellipse(a, b) => ((a * l[0]).powi(2) + (b * l[1]).powi(2)).sqrt(),
+        Spec::RoundedPolygon(p, r) => most(p) + r * len,
     };
     local + pose[0] * d[0] + pose[1] * d[1]
 }
@@ -49,7 +50,7 @@ pub fn overlap(sa: &Spec, pa: [f64; 3], sb: &Spec, pb: [f64; 3], d: [f64; 2]) ->
 }
 
 /// A seeded runner for one ordered pair of kinds: every run checks the same
-/// cases. `PROPTEST_CASES` (deep runs) is the total over the 81 ordered pairs.
+/// cases. `PROPTEST_CASES` (deep runs) is the total over the 100 ordered pairs.
 pub fn runner(cases: u32) -> TestRunner {
     let pairs = (KINDS * KINDS) as u32;
     let config = Config {
@@ -64,7 +65,7 @@ pub fn runner(cases: u32) -> TestRunner {
 /// `[-4, 4]²`), and a value of the caller's extra strategy.
 pub type Case<X> = (Spec, Spec, [f64; 3], [f64; 3], X);
 
-/// Runs `body` on `cases` random cases of every ordered pair of the nine 2D
+/// Runs `body` on `cases` random cases of every ordered pair of the ten 2D
 /// kinds, each case with a value drawn from `extra()`.
 pub fn every_ordered_pair<S: Strategy>(
     cases: u32,
@@ -119,6 +120,10 @@ pub fn touching_shapes<T: Real>() -> Vec<(Box<dyn Shape<T>>, f64)> {
         ),
         (
             Box::new(Ellipse::new(Vector2::new(T::one(), l(0.5))).unwrap()),
+            1.0,
+        ),
+        (
+            Box::new(RoundedPolygon::rounded_box(Vector2::new(T::one(), l(0.5)), l(0.25)).unwrap()),
             1.0,
         ),
     ]
