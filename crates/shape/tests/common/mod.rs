@@ -248,7 +248,7 @@ fn rounded_boundary(p: &[[f64; 2]], r: f64) -> Vec<[f64; 2]> {
         (a[0] - b[0]).atan2(b[1] - a[1])
     };
     let mut out = Vec::new();
-    for i in 0..n {
+    for (i, v) in p.iter().enumerate() {
         let from = normal_angle((i + n - 1) % n);
         let mut to = normal_angle(i);
         if to < from {
@@ -257,7 +257,7 @@ fn rounded_boundary(p: &[[f64; 2]], r: f64) -> Vec<[f64; 2]> {
         let steps = (((to - from) / (2.0 * PI)) * CURVE_SAMPLES as f64).ceil() as usize;
         for k in 0..=steps.max(1) {
             let a = from + (to - from) * k as f64 / steps.max(1) as f64;
-            out.push([p[i][0] + r * a.cos(), p[i][1] + r * a.sin()]);
+            out.push([v[0] + r * a.cos(), v[1] + r * a.sin()]);
         }
     }
     out
