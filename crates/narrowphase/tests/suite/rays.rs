@@ -873,6 +873,7 @@ fn try_build<T: Real>(s: &Spec) -> Option<Box<dyn Shape<T>>> {
         Spec::Triangle(t) => Triangle::new(pt::<T>(t[0]), pt(t[1]), pt(t[2])).is_ok(),
         Spec::Polygon(p) => ConvexPolygon::new(&v(p)).is_ok(),
         Spec::Capsule(a, b, r) => Capsule::new(pt::<T>(*a), pt(*b), T::lit(*r)).is_ok(),
+        Spec::RoundedPolygon(p, r) => RoundedPolygon::new(&v(p), T::lit(*r)).is_ok(),
         _ => true,
     };
     ok.then(|| build::<T>(s))

@@ -31,7 +31,8 @@ fn round_trip<T: Real + serde::Serialize + serde::de::DeserializeOwned>(
         Triangle,
         ConvexPolygon,
         Capsule,
-        Ellipse
+        Ellipse,
+        RoundedPolygon
     );
     Err(TestCaseError::fail("unknown shape"))
 }
