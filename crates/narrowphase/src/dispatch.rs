@@ -157,9 +157,9 @@ impl<T: Real> Dimension<T> for Dim2 {
     }
     #[inline]
     fn is_builtin_kind(kind: ShapeKind) -> bool {
-        // The 2D kinds are 0 to 8 and the rounded polygon, 12 (added after
-        // the 3D kinds 9 to 11).
-        kind.index() < ShapeKind::SPHERE.index() || kind == ShapeKind::ROUNDED_POLYGON
+        // The list, as in 3D: the 2D ids are not contiguous (the rounded
+        // polygon came after the 3D kinds). Off the built-in pairs' path.
+        ShapeKind::BUILTIN_2D.contains(&kind)
     }
     /// An `Aabb` keeps only the translation (times `1 + 0·re + 0·im`: itself
     /// for a finite rotation, NaN otherwise), everything else the whole pose.

@@ -436,7 +436,7 @@ pub(crate) fn centre(s: &ShapeSpec) -> [f64; 2] {
 /// (no rotation rounding). A box stays axis-aligned: its centre turns about
 /// the pivot, its extents stay.
 pub(crate) fn moved(s: &ShapeSpec, by: [f64; 2], turn: f64, pivot: [f64; 2]) -> ShapeSpec {
-    let (sn, cs) = turn.sin_cos();
+    let (cs, sn) = shape::math::cos_sin(turn);
     let at = |p: [f64; 2]| -> [f64; 2] {
         if turn == 0.0 {
             [p[0] + by[0], p[1] + by[1]]
