@@ -47,6 +47,27 @@ impl ShapeKind {
     /// [`RoundedPolygon`](crate::RoundedPolygon) (2D; its id comes after the
     /// 3D kinds because it was added later: canonical order is the id).
     pub const ROUNDED_POLYGON: Self = Self(12);
+    /// `Compound`: convex parts with
+    /// poses (a composite kind: queried part by part, no pair kernels).
+    pub const COMPOUND: Self = Self(13);
+    /// `Polyline`: a chain of segments
+    /// (composite).
+    pub const POLYLINE: Self = Self(14);
+    /// `ConcavePolygon`: a simple
+    /// polygon cut into convex parts (composite).
+    pub const CONCAVE_POLYGON: Self = Self(15);
+    /// `TileMap`: a grid of solid tiles
+    /// (composite).
+    pub const TILE_MAP: Self = Self(16);
+
+    /// The composite 2D kinds: shapes made of convex parts, which the narrow
+    /// phase answers part by part (see [`crate::dim2::composite`]).
+    pub const COMPOSITE_2D: [Self; 4] = [
+        Self::COMPOUND,
+        Self::POLYLINE,
+        Self::CONCAVE_POLYGON,
+        Self::TILE_MAP,
+    ];
 
     /// The built-in 2D kinds, in canonical order.
     pub const BUILTIN_2D: [Self; 10] = [
@@ -76,7 +97,7 @@ impl ShapeKind {
         Self(Self::FIRST_CUSTOM + n as u16)
     }
 
-    /// A dense index for tables: built-in kinds are `0..13`, custom kind `n` is
+    /// A dense index for tables: built-in kinds are `0..17`, custom kind `n` is
     /// `FIRST_CUSTOM + n`.
     #[must_use]
     pub const fn index(self) -> usize {
@@ -106,6 +127,10 @@ impl ShapeKind {
             10 => "cuboid",
             11 => "aabb3",
             12 => "rounded_polygon",
+            13 => "compound",
+            14 => "polyline",
+            15 => "concave_polygon",
+            16 => "tile_map",
             _ => "custom",
         }
     }

@@ -116,6 +116,14 @@ pub trait Shape<T: Real>: Any + Debug + Send + Sync {
     fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
         None
     }
+
+    /// The shape's convex parts, for a composite shape (a compound, a chain,
+    /// a concave polygon, a tile map: see [`crate::dim2::composite`]); the
+    /// narrow phase then answers every pair query part by part. `None` for a
+    /// shape that is one convex piece.
+    fn as_composite(&self) -> Option<&dyn crate::dim2::composite::Composite<T>> {
+        None
+    }
 }
 
 /// A closed convex set, described by its support function.

@@ -3,6 +3,7 @@
 mod aabb;
 mod capsule;
 mod circle;
+pub mod composite;
 mod convex_polygon;
 pub mod decompose;
 mod ellipse;

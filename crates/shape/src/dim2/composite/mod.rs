@@ -1,0 +1,134 @@
+//! Composite shapes: shapes made of convex parts, for game levels and bodies
+//! that no single convex shape describes.
+//!
+//! A composite (`Compound`, `Polyline`, `ConcavePolygon`, `TileMap`)
+//! is one [`Shape`](crate::Shape) of its own kind whose geometry is the union
+//! of built-in convex *parts*, each with a pose in the composite's frame. The
+//! narrow phase answers a query against a composite part by part, through
+//! the same exact kernels as for single shapes, visiting only the parts whose
+//! bounding boxes can matter ([`Composite::visit_parts`]), and combines the
+//! answers (any part for `intersects`, the deepest contact, the nearest
+//! points, the earliest hit).
+//!
+//! # Admissible normals (no ghost collisions)
+//!
+//! A part of a composite may have faces that are not on the composite's
+//! boundary: the inner end of a chain segment that continues into the next
+//! one, the side of a tile next to another solid tile, the diagonal along
+//! which a concave polygon was cut. A shape sliding across such a seam can
+//! touch the part there, and the part alone would push it back along the
+//! hidden face: the "ghost collision" of chains and tile maps. Each part
+//! therefore states which contact normals are *admissible*
+//! ([`Part::normals`]): the directions, pointing out of the part, that the
+//! composite's own boundary has there. A contact whose normal is not
+//! admissible is turned to the nearest admissible direction and its depth is
+//! measured along that direction (exact, from the two support functions);
+//! see `docs/algorithms.md`.
+//!
+//! Normals are arcs of the unit circle ([`NormalArc`]), counter-clockwise
+//! from `from` to `to`, in the composite's frame.
+
+mod arc;
+
+pub use arc::NormalArc;
+
+use core::ops::ControlFlow;
+
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
+
+use crate::{BoundingBox2, Real, ShapeRef};
+
+/// One convex part of a composite, as the narrow phase sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a, T: Real> {
+    /// The part's index in its composite (what results name).
+    pub id: u32,
+    /// The part's geometry: a built-in convex shape.
+    pub shape: ShapeRef<'a, T>,
+    /// The part's pose in the composite's frame.
+    pub pose: Isometry2<T>,
+    /// The admissible contact normals (out of the part, composite frame):
+    /// `None` when every direction is admissible (a free-standing part), an
+    /// empty slice for a part with no face on the composite's boundary (an
+    /// interior tile).
+    pub normals: Option<&'a [NormalArc<T>]>,
+    /// For a one-sided part: a point of its supporting line and the side
+    /// that collides. A shape whose reference point (its pose's translation)
+    /// lies strictly behind (`(p − point) · normal < 0`) passes through the
+    /// part: the part takes no part in any query with it.
+    pub front: Option<(Point2<T>, Unit<Vector2<T>>)>,
+}
+
+impl<T: Real> Part<'_, T> {
+    /// Whether a shape whose reference point is `p` (composite frame) meets
+    /// this part at all: always, unless the part is one-sided and `p` lies
+    /// strictly behind it.
+    #[must_use]
+    #[inline]
+    pub fn faces(&self, p: &Point2<T>) -> bool {
+        match &self.front {
+            None => true,
+            Some((o, n)) => (p - o).dot(n) >= T::zero(),
+        }
+    }
+
+    /// Whether `normal` (out of the part, composite frame) is admissible.
+    #[must_use]
+    pub fn admits(&self, normal: &Vector2<T>) -> bool {
+        match self.normals {
+            None => true,
+            Some(arcs) => arcs.iter().any(|a| a.contains(normal)),
+        }
+    }
+
+    /// The admissible normal nearest to `normal` (the largest dot product),
+    /// `normal` itself when it is admissible; `None` when the part has no
+    /// admissible normal.
+    #[must_use]
+    pub fn nearest_admissible(&self, normal: &Unit<Vector2<T>>) -> Option<Unit<Vector2<T>>> {
+        let arcs = match self.normals {
+            None => return Some(*normal),
+            Some(arcs) => arcs,
+        };
+        if arcs.iter().any(|a| a.contains(normal)) {
+            return Some(*normal);
+        }
+        let mut best: Option<(T, Unit<Vector2<T>>)> = None;
+        for arc in arcs {
+            for end in [arc.from, arc.to] {
+                let d = end.dot(normal);
+                if best.is_none_or(|(b, _)| d > b) {
+                    best = Some((d, end));
+                }
+            }
+        }
+        best.map(|(_, n)| n)
+    }
+}
+
+/// A shape made of convex parts (see the [module documentation](self)).
+///
+/// The narrow phase reaches it through
+/// [`Shape::as_composite`](crate::Shape::as_composite). Part ids are dense:
+/// `0..part_count()`.
+pub trait Composite<T: Real> {
+    /// How many parts there are.
+    fn part_count(&self) -> usize;
+
+    /// Part `id`, or `None` when there is no such part.
+    fn part(&self, id: u32) -> Option<Part<'_, T>>;
+
+    /// Calls `visit` with every part whose bounding box (composite frame)
+    /// meets `region` (composite frame), in increasing id order, until it
+    /// breaks. Parts whose boxes miss `region` may be visited too, but a
+    /// composite with many parts finds them through an index (a tree, a
+    /// grid) so that a query pays for the parts near it only.
+    fn visit_parts(
+        &self,
+        region: &BoundingBox2<T>,
+        visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()>;
+
+    /// The composite's bounding box in its own frame.
+    fn local_bounds(&self) -> BoundingBox2<T>;
+}
