@@ -109,18 +109,20 @@ impl<T: Real> Part<'_, T> {
 /// A shape made of convex parts (see the [module documentation](self)).
 ///
 /// The narrow phase reaches it through
-/// [`Shape::as_composite`](crate::Shape::as_composite). Part ids are dense:
-/// `0..part_count()`.
+/// [`Shape::as_composite`](crate::Shape::as_composite). Part ids are below
+/// [`part_count`](Self::part_count); an id may name no part (an empty tile
+/// of a tile map).
 pub trait Composite<T: Real> {
-    /// How many parts there are.
+    /// One more than the largest part id.
     fn part_count(&self) -> usize;
 
     /// Part `id`, or `None` when there is no such part.
     fn part(&self, id: u32) -> Option<Part<'_, T>>;
 
     /// Calls `visit` with every part whose bounding box (composite frame)
-    /// meets `region` (composite frame), in increasing id order, until it
-    /// breaks. Parts whose boxes miss `region` may be visited too, but a
+    /// meets `region` (composite frame), each once, in an order that
+    /// depends on the composite alone (the narrow phase breaks ties by id,
+    /// so the order never changes an answer), until `visit` breaks. Parts whose boxes miss `region` may be visited too, but a
     /// composite with many parts finds them through an index (a tree, a
     /// grid) so that a query pays for the parts near it only.
     fn visit_parts(
