@@ -46,6 +46,8 @@ pub enum Route {
     Sat,
     /// GJK (boolean) and EPA (contact) on support functions.
     Gjk,
+    /// A composite shape, part by part (see [`crate::composite`]).
+    Composite,
 }
 
 /// The 2D dimension of the pair table: `dyn Shape<T>`, `Isometry2<T>`,
@@ -198,7 +200,9 @@ impl<T: Real> Dimension<T> for Dim2 {
         builtin_name(a, b)
     }
     fn fallback_route(a: &dyn Shape<T>, b: &dyn Shape<T>) -> Option<Route> {
-        if a.as_separating_axes().is_some() && b.as_separating_axes().is_some() {
+        if a.as_composite().is_some() || b.as_composite().is_some() {
+            Some(Route::Composite)
+        } else if a.as_separating_axes().is_some() && b.as_separating_axes().is_some() {
             Some(Route::Sat)
         } else if a.as_convex().is_some() && b.as_convex().is_some() {
             Some(Route::Gjk)
@@ -224,6 +228,16 @@ impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
     const NAME: &'static str = "intersects";
     const SLOT: usize = slot::INTERSECTS;
     const SYMMETRIC: bool = true;
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        _args: (),
+        each: &mut crate::composite::Each<'_, T, (), bool>,
+    ) -> Option<Result<(bool, crate::composite::Parts), DispatchError>> {
+        crate::composite::intersects((a, pose_a), (b, pose_b), each)
+    }
 
     #[inline]
     fn check_args((): &()) -> Result<(), DispatchError> {
@@ -266,6 +280,16 @@ impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
     type Answer = Option<Contact<T>>;
     const NAME: &'static str = "contact";
     const SLOT: usize = slot::CONTACT;
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        _args: (),
+        each: &mut crate::composite::Each<'_, T, (), Option<Contact<T>>>,
+    ) -> Option<Result<(Option<Contact<T>>, crate::composite::Parts), DispatchError>> {
+        crate::composite::contact((a, pose_a), (b, pose_b), each)
+    }
 
     #[inline]
     fn check_args((): &()) -> Result<(), DispatchError> {
@@ -308,6 +332,16 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
     type Answer = ClosestPoints<T>;
     const NAME: &'static str = "closest_points";
     const SLOT: usize = slot::CLOSEST_POINTS;
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        args: T,
+        each: &mut crate::composite::Each<'_, T, T, ClosestPoints<T>>,
+    ) -> Option<Result<(ClosestPoints<T>, crate::composite::Parts), DispatchError>> {
+        crate::composite::closest_points((a, pose_a), (b, pose_b), args, each)
+    }
 
     #[inline]
     fn check_args(max_distance: &T) -> Result<(), DispatchError> {
@@ -352,6 +386,16 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
     type Answer = Option<ShapeCastHit<T>>;
     const NAME: &'static str = "cast_shapes";
     const SLOT: usize = slot::SHAPE_CAST;
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        args: ShapeCastArgs<T>,
+        each: &mut crate::composite::Each<'_, T, ShapeCastArgs<T>, Option<ShapeCastHit<T>>>,
+    ) -> Option<Result<(Option<ShapeCastHit<T>>, crate::composite::Parts), DispatchError>> {
+        crate::composite::cast_shapes((a, pose_a), (b, pose_b), args, each)
+    }
 
     #[inline]
     fn check_args(args: &ShapeCastArgs<T>) -> Result<(), DispatchError> {
@@ -428,6 +472,16 @@ impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
     type Answer = Option<Manifold<T>>;
     const NAME: &'static str = "contact_manifold";
     const SLOT: usize = slot::MANIFOLD;
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        args: T,
+        each: &mut crate::composite::Each<'_, T, T, Option<Manifold<T>>>,
+    ) -> Option<Result<(Option<Manifold<T>>, crate::composite::Parts), DispatchError>> {
+        crate::composite::contact_manifold((a, pose_a), (b, pose_b), args, each)
+    }
 
     #[inline]
     fn check_args(prediction: &T) -> Result<(), DispatchError> {

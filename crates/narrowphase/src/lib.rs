@@ -40,6 +40,7 @@ extern crate alloc;
 pub mod cast;
 pub mod circle;
 mod closest_points;
+pub mod composite;
 mod contact;
 pub mod dim3;
 pub mod dispatch;

@@ -238,6 +238,30 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
         pose_y: &D::Pose,
         args: Self::Args,
     ) -> Result<Self::Answer, DispatchError>;
+    /// The answer for a pair in which a shape is a composite (made of parts,
+    /// see [`crate::composite`]), with the parts that gave it; `None` when
+    /// neither shape is one (the default: no composite in this dimension).
+    /// `each` answers the query for two convex pieces (parts, or a part and
+    /// the other shape) through the table; the shapes come in the caller's
+    /// order, which the table makes canonical.
+    #[allow(clippy::type_complexity)] // the recursion, spelled out once
+    fn composite(
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        args: Self::Args,
+        each: &mut dyn FnMut(
+            &D::Shape,
+            &D::Pose,
+            &D::Shape,
+            &D::Pose,
+            Self::Args,
+        ) -> Result<Self::Answer, DispatchError>,
+    ) -> Option<Result<(Self::Answer, crate::composite::Parts), DispatchError>> {
+        let _ = (a, pose_a, b, pose_b, args, each);
+        None
+    }
     /// The generic fallback, in the world frame (arguments as given, poses as
     /// given); `None` when none applies.
     fn fallback(
@@ -681,6 +705,46 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
         )
     }
 
+    /// [`query`](Self::query), and the parts that gave the answer when a
+    /// shape is a composite (a compound, a chain, a concave polygon, a tile
+    /// map: see [`crate::composite`]); [`Parts::NONE`](crate::composite::Parts::NONE)
+    /// for other pairs and for answers no part gave ("no contact").
+    ///
+    /// # Errors
+    /// As [`query`](Self::query).
+    pub fn query_parts<Q: PairQuery<T, D>>(
+        &self,
+        a: &D::Shape,
+        pose_a: &D::Pose,
+        b: &D::Shape,
+        pose_b: &D::Pose,
+        args: Q::Args,
+    ) -> Result<(Q::Answer, crate::composite::Parts), DispatchError> {
+        if let Err(e) = Q::check_args(&args) {
+            return Err(argument_error::<T, D>(pose_a, pose_b, e));
+        }
+        let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
+        let kernels = self.user_kernels::<Q>();
+        if kernels.and_then(|u| u.get(ka, kb)).is_none() {
+            let side = |shape, pose, kind, data| Side {
+                shape,
+                pose,
+                kind,
+                data,
+            };
+            if let Some(found) = composite_pair::<T, D, Q>(
+                (self.builtins, &self.user_pairs[Q::SLOT], kernels),
+                side(a, pose_a, ka, da),
+                side(b, pose_b, kb, db),
+                args,
+            ) {
+                return found;
+            }
+        }
+        self.query::<Q>(a, pose_a, b, pose_b, args)
+            .map(|answer| (answer, crate::composite::Parts::NONE))
+    }
+
     /// [`query`](Self::query) for two built-in shapes given by their types
     /// ([`ShapeRef`](shape::ShapeRef)s): the same answer, without the calls
     /// through the shapes' vtables that find out what they are. For code that
@@ -896,7 +960,16 @@ pub(crate) fn query_with_refs<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, 
     }
     // The sides' parts one by one: a tuple would be built in memory before
     // the test above, on the common path too.
-    not_builtin_pair::<T, D, Q>(builtins, user, a, pose_a, ra, b, pose_b, rb, args)
+    not_builtin_pair::<T, D, Q>(
+        (builtins, user_pairs, user),
+        a,
+        pose_a,
+        ra,
+        b,
+        pose_b,
+        rb,
+        args,
+    )
 }
 
 /// [`query_with`] for every pair but two built-in shapes without a user
@@ -905,8 +978,11 @@ pub(crate) fn query_with_refs<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, 
 #[inline(never)]
 #[allow(clippy::too_many_arguments)] // see the caller
 fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    builtins: bool,
-    user: impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
+    (builtins, user_pairs, user): (
+        bool,
+        &UserPairs,
+        impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
+    ),
     a: &'s D::Shape,
     pose_a: &'s D::Pose,
     ra: Option<D::Builtin<'s>>,
@@ -928,10 +1004,76 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
         kind: kb,
         data: db,
     };
-    if let Some(cell) = user().and_then(|u| u.get(ka, kb)) {
+    let kernels = user();
+    if let Some(cell) = kernels.and_then(|u| u.get(ka, kb)) {
         return user_pair::<T, D, Q>(cell, &sa, &sb, args);
     }
+    if let Some(answer) = composite_pair::<T, D, Q>((builtins, user_pairs, kernels), sa, sb, args) {
+        return answer.map(|(answer, _)| answer);
+    }
     general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
+}
+
+/// A pair in which a shape is a composite: [`PairQuery::composite`] with the
+/// shapes in the canonical order (so that the answer is exactly symmetric)
+/// and the table answering each pair of pieces; `None` when neither shape is
+/// a composite.
+fn composite_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
+    sa: Side<'_, T, D>,
+    sb: Side<'_, T, D>,
+    args: Q::Args,
+) -> Option<Result<(Q::Answer, crate::composite::Parts), DispatchError>> {
+    let swapped = match sa.kind.cmp(&sb.kind) {
+        Ordering::Equal => same_kind_swapped(&sa, &sb),
+        o => o == Ordering::Greater,
+    };
+    let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
+    let mut each = |a: &D::Shape, pa: &D::Pose, b: &D::Shape, pb: &D::Pose, args: Q::Args| {
+        piece_query::<T, D, Q>((builtins, user_pairs, kernels), a, pa, b, pb, args)
+    };
+    let found = Q::composite(
+        first.shape,
+        first.pose,
+        second.shape,
+        second.pose,
+        Q::swapped_args(args, swapped),
+        &mut each,
+    )?;
+    // Checked here rather than first: whether a shape is a composite is
+    // known only now, and every other pair checks its poses on its own path.
+    if !(pose_is_finite::<T, D>(sa.pose) && pose_is_finite::<T, D>(sb.pose)) {
+        return Some(Err(DispatchError::NonFinitePose));
+    }
+    Some(found.map(|(answer, parts)| {
+        if swapped {
+            (Q::flipped(&answer), parts.flipped())
+        } else {
+            (answer, parts)
+        }
+    }))
+}
+
+/// The query for two pieces of a composite pair, through the table (one
+/// function, so that the recursion instantiates the generic path once).
+fn piece_query<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
+    (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
+    a: &D::Shape,
+    pose_a: &D::Pose,
+    b: &D::Shape,
+    pose_b: &D::Pose,
+    args: Q::Args,
+) -> Result<Q::Answer, DispatchError> {
+    query_with::<T, D, Q>(
+        builtins,
+        user_pairs,
+        move || kernels,
+        a,
+        pose_a,
+        b,
+        pose_b,
+        args,
+    )
 }
 
 /// A pair with a user kernel: the sides in the kernel's order, then the

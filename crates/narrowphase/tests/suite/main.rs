@@ -10,6 +10,7 @@ mod support;
 
 mod cast_kernels;
 mod casts;
+mod composite;
 mod degenerate;
 mod distance;
 mod distance3d;

@@ -43,7 +43,9 @@ use crate::{BoundingBox2, Real, ShapeRef};
 pub struct Part<'a, T: Real> {
     /// The part's index in its composite (what results name).
     pub id: u32,
-    /// The part's geometry: a built-in convex shape.
+    /// The part's geometry: a built-in convex shape, never an
+    /// [`Aabb`](crate::Aabb) (whose geometry ignores rotation, so it could
+    /// not turn with its composite: use an [`Obb`](crate::Obb)).
     pub shape: ShapeRef<'a, T>,
     /// The part's pose in the composite's frame.
     pub pose: Isometry2<T>,
