@@ -961,14 +961,7 @@ pub(crate) fn query_with_refs<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, 
     // The sides' parts one by one: a tuple would be built in memory before
     // the test above, on the common path too.
     not_builtin_pair::<T, D, Q>(
-        (builtins, user_pairs, user),
-        a,
-        pose_a,
-        ra,
-        b,
-        pose_b,
-        rb,
-        args,
+        builtins, user, a, pose_a, ra, b, pose_b, rb, args, user_pairs,
     )
 }
 
@@ -978,11 +971,8 @@ pub(crate) fn query_with_refs<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, 
 #[inline(never)]
 #[allow(clippy::too_many_arguments)] // see the caller
 fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    (builtins, user_pairs, user): (
-        bool,
-        &UserPairs,
-        impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
-    ),
+    builtins: bool,
+    user: impl FnOnce() -> Option<&'u UserKernels<T, D, Q>>,
     a: &'s D::Shape,
     pose_a: &'s D::Pose,
     ra: Option<D::Builtin<'s>>,
@@ -990,6 +980,7 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     pose_b: &'s D::Pose,
     rb: Option<D::Builtin<'s>>,
     args: Q::Args,
+    user_pairs: &UserPairs,
 ) -> Result<Q::Answer, DispatchError> {
     let ((ka, da), (kb, db)) = (D::kind_and_data(a), D::kind_and_data(b));
     let sa = Side {
@@ -1008,16 +999,14 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     if let Some(cell) = kernels.and_then(|u| u.get(ka, kb)) {
         return user_pair::<T, D, Q>(cell, &sa, &sb, args);
     }
-    if let Some(answer) = composite_pair::<T, D, Q>((builtins, user_pairs, kernels), sa, sb, args) {
-        return answer.map(|(answer, _)| answer);
-    }
-    general::<T, D, Q>(builtins, (sa, ra), (sb, rb), args)
+    general::<T, D, Q>((builtins, user_pairs, kernels), (sa, ra), (sb, rb), args)
 }
 
 /// A pair in which a shape is a composite: [`PairQuery::composite`] with the
 /// shapes in the canonical order (so that the answer is exactly symmetric)
 /// and the table answering each pair of pieces; `None` when neither shape is
-/// a composite.
+/// a composite. Not inlined: it keeps the user kernels' path small.
+#[inline(never)]
 fn composite_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
     sa: Side<'_, T, D>,
@@ -1511,11 +1500,14 @@ fn beyond_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// Every other case: a user kernel, built-in kernels turned off, user kinds,
 /// fallbacks.
 fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
-    builtins: bool,
+    (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
     (sa, ra): (Side<'s, T, D>, Option<D::Builtin<'s>>),
     (sb, rb): (Side<'s, T, D>, Option<D::Builtin<'s>>),
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
+    if let Some(answer) = composite_pair::<T, D, Q>((builtins, user_pairs, kernels), sa, sb, args) {
+        return answer.map(|(answer, _)| answer);
+    }
     let (pose_a, pose_b, ka, kb) = (sa.pose, sb.pose, sa.kind, sb.kind);
     if !(pose_is_finite::<T, D>(pose_a) && pose_is_finite::<T, D>(pose_b)) {
         return Err(DispatchError::NonFinitePose);
