@@ -252,6 +252,9 @@ fn pieces<'s, T: Real>(
             owner: *pose,
         });
     };
+    // The pose the composite's geometry is placed with (a tile map, like an
+    // axis-aligned box, keeps only the translation).
+    let pose = &shape.effective_pose(pose);
     let bounds = c.local_bounds();
     let local = match box_in_frame(region, pose) {
         Some(r) if !r.intersects(&bounds) => return ControlFlow::Continue(()),
