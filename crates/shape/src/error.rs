@@ -159,10 +159,9 @@ impl fmt::Display for ShapeError {
                 "the pose of part {index} is NaN, infinite or beyond the largest local coordinate"
             ),
             Self::EmptyMap => write!(f, "a tile map needs at least one row and one column"),
-            Self::RaggedRow { row, len, expected } => write!(
-                f,
-                "row {row} has {len} tiles, the first row has {expected}"
-            ),
+            Self::RaggedRow { row, len, expected } => {
+                write!(f, "row {row} has {len} tiles, the first row has {expected}")
+            }
         }
     }
 }

@@ -255,7 +255,8 @@ impl<T: Real> RayCast<T> for Compound<T> {
         max_toi: T,
         solid: bool,
     ) -> Option<RayHit<T>> {
-        self.cast_ray_part(pose, ray, max_toi, solid).map(|(_, h)| h)
+        self.cast_ray_part(pose, ray, max_toi, solid)
+            .map(|(_, h)| h)
     }
 }
 

@@ -31,11 +31,13 @@
 mod arc;
 mod compound;
 mod part_shape;
+mod polyline;
 mod tree;
 
 pub use arc::NormalArc;
 pub use compound::Compound;
 pub use part_shape::ConvexPart;
+pub use polyline::Polyline;
 
 use core::cell::Cell;
 use core::ops::ControlFlow;

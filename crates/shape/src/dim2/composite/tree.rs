@@ -333,10 +333,20 @@ mod tests {
     fn ray_box_test_keeps_touching_rays() {
         let b = BoundingBox2::new(Point2::new(0.0f64, 0.0), Point2::new(1.0, 1.0));
         let o = Point2::new(-1.0, 1.0);
-        assert!(ray_meets_box(&o, &Vector2::new(1.0, 0.0), &b, f64::INFINITY));
+        assert!(ray_meets_box(
+            &o,
+            &Vector2::new(1.0, 0.0),
+            &b,
+            f64::INFINITY
+        ));
         assert!(!ray_meets_box(&o, &Vector2::new(1.0, 0.0), &b, 0.5));
         assert!(ray_meets_box(&o, &Vector2::new(1.0, -1.0), &b, 1.0));
         assert!(!ray_meets_box(&o, &Vector2::new(-1.0, 0.0), &b, 10.0));
-        assert!(!ray_meets_box(&Point2::new(-1.0, 1.5), &Vector2::new(1.0, 0.0), &b, 10.0));
+        assert!(!ray_meets_box(
+            &Point2::new(-1.0, 1.5),
+            &Vector2::new(1.0, 0.0),
+            &b,
+            10.0
+        ));
     }
 }
