@@ -62,7 +62,7 @@ pub mod testing;
 pub use bounding::{BoundingBox, BoundingBox2, BoundingBox3};
 pub use dim2::{
     Aabb, Capsule, Circle, Compound, ConvexPart, ConvexPolygon, Ellipse, Obb, Point, Polyline,
-    RoundedPolygon, Segment, Triangle,
+    RoundedPolygon, Segment, TileMap, Triangle,
 };
 pub use dim3::{Aabb3, Convex3, Cuboid, Shape3, Sphere};
 pub use error::ShapeError;
@@ -82,6 +82,6 @@ pub mod prelude {
         ConvexPart, ConvexPolygon, Cuboid, Ellipse, Interval, Obb, Point, PointProjection,
         PointProjection3, PointQuery, PointQuery3, Polyline, Ray, Ray3, RayCast, RayCast3, RayHit,
         RayHit3, Real, RoundedPolygon, Segment, Shape, Shape3, ShapeError, ShapeKind, ShapeRef,
-        ShapeRef3, Sphere, SupportSeparatingAxes, Triangle,
+        ShapeRef3, Sphere, SupportSeparatingAxes, TileMap, Triangle,
     };
 }

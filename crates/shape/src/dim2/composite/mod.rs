@@ -32,12 +32,14 @@ mod arc;
 mod compound;
 mod part_shape;
 mod polyline;
+mod tile_map;
 mod tree;
 
 pub use arc::NormalArc;
 pub use compound::Compound;
 pub use part_shape::ConvexPart;
 pub use polyline::Polyline;
+pub use tile_map::TileMap;
 
 use core::cell::Cell;
 use core::ops::ControlFlow;
