@@ -30,6 +30,7 @@
 
 mod arc;
 mod compound;
+mod concave_polygon;
 mod part_shape;
 mod polyline;
 mod tile_map;
@@ -37,6 +38,7 @@ mod tree;
 
 pub use arc::NormalArc;
 pub use compound::Compound;
+pub use concave_polygon::ConcavePolygon;
 pub use part_shape::ConvexPart;
 pub use polyline::Polyline;
 pub use tile_map::TileMap;
@@ -48,6 +50,29 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 
 use crate::{BoundingBox2, PointProjection, Ray, RayHit, Real, ShapeRef};
 use tree::PartTree;
+
+/// Which arcs a part admits: a range of the shared array, or every
+/// direction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Arcs {
+    /// Every direction.
+    All,
+    /// `arcs[start..start + len]`.
+    Some { start: u32, len: u32 },
+}
+
+impl Arcs {
+    /// The slice of `arcs` this names (`None`: every direction).
+    pub(crate) fn slice<T: Real>(self, arcs: &[NormalArc<T>]) -> Option<&[NormalArc<T>]> {
+        match self {
+            Self::All => None,
+            Self::Some { start, len } => {
+                let (s, l) = (start as usize, len as usize);
+                Some(arcs.get(s..s + l).unwrap_or(&[]))
+            }
+        }
+    }
+}
 
 /// One convex part of a composite, as the narrow phase sees it.
 #[derive(Debug, Clone, Copy)]

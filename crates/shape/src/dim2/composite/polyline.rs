@@ -71,7 +71,7 @@ use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 
-use super::{Composite, NormalArc, Part, PartTree, cast_ray_parts, project_parts};
+use super::{Arcs, Composite, NormalArc, Part, PartTree, cast_ray_parts, project_parts};
 use crate::dim2::decompose::orient;
 use crate::dim2::polygonal::{check_vertices, outward_normal};
 use crate::query::unit_vector;
@@ -79,16 +79,6 @@ use crate::{
     BoundingBox2, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Segment, Shape,
     ShapeError, ShapeKind, ShapeRef,
 };
-
-/// Which arcs a part admits: a range of the shared array, or every
-/// direction.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Arcs {
-    /// Every direction.
-    All,
-    /// `arcs[start..start + len]`.
-    Some { start: u32, len: u32 },
-}
 
 /// A chain of segments through given points, open or closed, two-sided or
 /// one-sided (module notes for the conventions and the admissible normals).
@@ -331,13 +321,7 @@ impl<T: Real> Composite<T> for Polyline<T> {
     fn part(&self, id: u32) -> Option<Part<'_, T>> {
         let i = id as usize;
         let segment = self.segments.get(i)?;
-        let normals = match self.ranges.get(i)? {
-            Arcs::All => None,
-            Arcs::Some { start, len } => {
-                let (s, l) = (*start as usize, *len as usize);
-                Some(self.arcs.get(s..s + l)?)
-            }
-        };
+        let normals = self.ranges.get(i)?.slice(&self.arcs);
         Some(Part {
             id,
             shape: ShapeRef::Segment(segment),
