@@ -1,7 +1,7 @@
 //! Composite shapes: shapes made of convex parts, for game levels and bodies
 //! that no single convex shape describes.
 //!
-//! A composite (`Compound`, `Polyline`, `ConcavePolygon`, `TileMap`)
+//! A composite ([`Compound`], [`Polyline`], [`ConcavePolygon`], [`TileMap`])
 //! is one [`Shape`](crate::Shape) of its own kind whose geometry is the union
 //! of built-in convex *parts*, each with a pose in the composite's frame. The
 //! narrow phase answers a query against a composite part by part, through

@@ -64,6 +64,9 @@ use crate::{
     ShapeError, ShapeKind, ShapeRef,
 };
 
+/// The best hit so far and its tile.
+type Best<T> = Option<(u32, RayHit<T>)>;
+
 /// A grid of solid tiles (module notes for the frame and the conventions).
 ///
 /// ```
@@ -176,13 +179,15 @@ impl<T: Real> TileMap<T> {
             });
         }
         let limit = crate::tolerance::max_size::<T>();
-        if !(T::lit(width as f64) * tile_size.x <= limit) {
+        let wide = T::lit(width as f64) * tile_size.x;
+        if wide > limit || Float::is_nan(wide) {
             return Err(ShapeError::TooLarge {
                 field: "map width (columns × tile_size.x)",
                 value: width as f64 * tile_size.x.as_f64(),
             });
         }
-        if !(T::lit(height as f64) * tile_size.y <= limit) {
+        let tall = T::lit(height as f64) * tile_size.y;
+        if tall > limit || Float::is_nan(tall) {
             return Err(ShapeError::TooLarge {
                 field: "map height (rows × tile_size.y)",
                 value: height as f64 * tile_size.y.as_f64(),
@@ -380,15 +385,30 @@ impl<T: Real> TileMap<T> {
         let block = |c: i64,
                      r: i64,
                      best: &mut Option<(u32, RayHit<T>)>,
-                     f: &mut dyn FnMut(u32, &mut Option<(u32, RayHit<T>)>)| {
+                     f: &mut dyn FnMut(u32, &mut Best<T>)| {
             for dr in -1..=1 {
                 for dc in -1..=1 {
-                    if let Some(id) = self.solid_id(c + dc, r + dr) {
+                    if let Some(id) = self.solid_id(c.saturating_add(dc), r.saturating_add(dr)) {
                         f(id, best);
                     }
                 }
             }
         };
+        // A ray along a grid line (no motion across it, exactly on it)
+        // touches the cells on both sides: the walk follows the upper (or
+        // right) one; the other is cast too.
+        let on_line = |i: usize| {
+            let s = if i == 0 {
+                self.tile_size.x
+            } else {
+                self.tile_size.y
+            };
+            d[i] == T::zero() && {
+                let k = o[i] / s;
+                Float::floor(k) == k && T::lit(k.as_f64()) * s == o[i]
+            }
+        };
+        let twin = [on_line(0), on_line(1)];
         let mut first_block_done = false;
         let widen = T::one() + T::epsilon() * T::lit(16.0);
         self.walk(&o, &d, max_toi, |c, r, t_enter, start| {
@@ -397,6 +417,14 @@ impl<T: Real> TileMap<T> {
             }
             if start {
                 block(c, r, &mut best, &mut consider);
+            }
+            for (twin_c, twin_r) in [(twin[0], false), (false, twin[1])] {
+                if twin_c || twin_r {
+                    let (tc, tr) = (c - i64::from(twin_c), r - i64::from(twin_r));
+                    if let Some(id) = self.solid_id(tc, tr) {
+                        consider(id, &mut best);
+                    }
+                }
             }
             if let Some(id) = self.solid_id(c, r) {
                 consider(id, &mut best);
@@ -414,17 +442,19 @@ impl<T: Real> TileMap<T> {
     fn holds(&self, flat: &Isometry2<T>, p: &Point2<T>, c: i64, r: i64) -> bool {
         (-1..=1).any(|dr| {
             (-1..=1).any(|dc| {
-                self.solid_id(c + dc, r + dr).is_some_and(|id| {
-                    let (tc, tr) = (id as usize % self.width, id as usize / self.width);
-                    self.tile
-                        .contains_point(&(flat * self.tile_pose(tc, tr)), p)
-                })
+                self.solid_id(c.saturating_add(dc), r.saturating_add(dr))
+                    .is_some_and(|id| {
+                        let (tc, tr) = (id as usize % self.width, id as usize / self.width);
+                        self.tile
+                            .contains_point(&(flat * self.tile_pose(tc, tr)), p)
+                    })
             })
         })
     }
 
     /// A hollow cast from inside the solid tiles: where the ray leaves the
-    /// last solid cell of the walk before an empty one.
+    /// last solid cell of the walk before an empty one (that tile's far
+    /// slab time).
     fn leave(
         &self,
         flat: &Isometry2<T>,
@@ -453,12 +483,52 @@ impl<T: Real> TileMap<T> {
                 Self::cell(o.y, self.tile_size.y),
             );
             let id = (-1..=1)
-                .flat_map(|dr| (-1..=1).map(move |dc| (oc + dc, or + dr)))
+                .flat_map(|dr| {
+                    (-1..=1).map(move |dc| (oc.saturating_add(dc), or.saturating_add(dr)))
+                })
                 .find_map(|(c, r)| self.solid_id(c, r))?;
             return within(T::zero(), max_toi).then(|| (id, crate::hit_at_origin(ray)));
         };
-        self.cast_tile(id, flat, ray, max_toi, false)
-            .map(|h| (id, h))
+        // Where the ray leaves that tile's box: the least far slab time
+        // (the lower axis on a tie), the face's inward normal.
+        let (c, r) = (id as usize % self.width, id as usize / self.width);
+        let b = self.tile.bounding_box(&(flat * self.tile_pose(c, r)));
+        let mut exit: Option<(T, usize)> = None;
+        for i in 0..2 {
+            let di = ray.dir[i];
+            if di == T::zero() {
+                continue;
+            }
+            let bound = if di > T::zero() { b.max[i] } else { b.min[i] };
+            let t = (bound - ray.origin[i]) / di;
+            if exit.is_none_or(|(e, _)| t < e) {
+                exit = Some((t, i));
+            }
+        }
+        let (t, axis) = exit?;
+        let t = Float::max(t, T::zero());
+        if !within(t, max_toi) {
+            return None;
+        }
+        let mut n = Vector2::zeros();
+        n[axis] = if ray.dir[axis] > T::zero() {
+            -T::one()
+        } else {
+            T::one()
+        };
+        let point = if t == T::zero() {
+            ray.origin
+        } else {
+            ray.origin + ray.dir * t
+        };
+        Some((
+            id,
+            RayHit {
+                toi: t,
+                point,
+                normal: Unit::new_unchecked(n),
+            },
+        ))
     }
 
     /// The grid walk of the module notes over signed cells (the map's cells
@@ -491,7 +561,7 @@ impl<T: Real> TileMap<T> {
             t0 = Float::max(t0, Float::min(a, b));
             t1 = Float::min(t1, Float::max(a, b));
         }
-        if !(t0 <= t1) {
+        if t0 > t1 || Float::is_nan(t0) || Float::is_nan(t1) {
             return;
         }
         let p = o + d * t0;
@@ -522,7 +592,10 @@ impl<T: Real> TileMap<T> {
             }
             start = false;
             let (tx, ty) = (next(0, cell[0]), next(1, cell[1]));
-            if Float::abs(tx - ty) <= tie * Float::max(Float::abs(tx), Float::abs(ty)) {
+            let corner = Float::is_finite(tx)
+                && Float::is_finite(ty)
+                && Float::abs(tx - ty) <= tie * Float::max(Float::abs(tx), Float::abs(ty));
+            if corner {
                 // Through a corner: both side cells, then the diagonal one.
                 let t = Float::min(tx, ty);
                 for side in [[cell[0] + step[0], cell[1]], [cell[0], cell[1] + step[1]]] {
@@ -626,10 +699,8 @@ impl<T: Real> Composite<T> for TileMap<T> {
             return None;
         }
         let (col, row) = (i % self.width, i / self.width);
-        let normals = match self.patterns[usize::from(self.masks[i] & 15)] {
-            None => None,
-            Some((s, l)) => Some(&self.arcs[usize::from(s)..usize::from(s) + usize::from(l)]),
-        };
+        let normals = self.patterns[usize::from(self.masks[i] & 15)]
+            .map(|(s, l)| &self.arcs[usize::from(s)..usize::from(s) + usize::from(l)]);
         Some(Part {
             id,
             shape: ShapeRef::Aabb(&self.tile),
@@ -647,12 +718,12 @@ impl<T: Real> Composite<T> for TileMap<T> {
         let (w, h) = (self.tile_size.x, self.tile_size.y);
         let clamp = |v: i64, n: usize| v.clamp(0, n as i64 - 1) as usize;
         let (c0, c1) = (
-            clamp(Self::cell(region.min.x, w) - 1, self.width),
-            clamp(Self::cell(region.max.x, w) + 1, self.width),
+            clamp(Self::cell(region.min.x, w).saturating_sub(1), self.width),
+            clamp(Self::cell(region.max.x, w).saturating_add(1), self.width),
         );
         let (r0, r1) = (
-            clamp(Self::cell(region.min.y, h) - 1, self.height),
-            clamp(Self::cell(region.max.y, h) + 1, self.height),
+            clamp(Self::cell(region.min.y, h).saturating_sub(1), self.height),
+            clamp(Self::cell(region.max.y, h).saturating_add(1), self.height),
         );
         for row in r0..=r1 {
             for col in c0..=c1 {

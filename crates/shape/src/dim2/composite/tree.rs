@@ -274,7 +274,7 @@ pub(crate) fn ray_meets_box<T: Real>(
         t1 = Float::min(t1, far);
         // NaN times (never for finite input) keep the box.
     }
-    !(t0 > t1)
+    t0 <= t1 || Float::is_nan(t0) || Float::is_nan(t1)
 }
 
 #[cfg(test)]
