@@ -91,6 +91,27 @@ pub enum ShapeError {
         /// The smallest input index among the part's vertices.
         vertex: usize,
     },
+    /// A composite shape was given no parts (a compound with an empty list,
+    /// a tile map without a single solid tile).
+    NoParts,
+    /// The pose of a compound's part has a NaN or infinite number, or a
+    /// translation beyond [`tolerance::max_size`](crate::tolerance::max_size).
+    InvalidPartPose {
+        /// The part's index in the input.
+        index: usize,
+    },
+    /// A tile map has no rows or a width of zero.
+    EmptyMap,
+    /// A row of a tile map is not as long as the first row (or the ids do
+    /// not fill whole rows).
+    RaggedRow {
+        /// The row's index in the input (top row first).
+        row: usize,
+        /// Its length.
+        len: usize,
+        /// The length of the first row (the map's width).
+        expected: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -132,6 +153,15 @@ impl fmt::Display for ShapeError {
                 f,
                 "a convex part at vertex {vertex} is too thin to be a polygon (nearly aligned vertices)"
             ),
+            Self::NoParts => write!(f, "a composite shape needs at least one part"),
+            Self::InvalidPartPose { index } => write!(
+                f,
+                "the pose of part {index} is NaN, infinite or beyond the largest local coordinate"
+            ),
+            Self::EmptyMap => write!(f, "a tile map needs at least one row and one column"),
+            Self::RaggedRow { row, len, expected } => {
+                write!(f, "row {row} has {len} tiles, the first row has {expected}")
+            }
         }
     }
 }

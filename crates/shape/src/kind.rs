@@ -47,16 +47,16 @@ impl ShapeKind {
     /// [`RoundedPolygon`](crate::RoundedPolygon) (2D; its id comes after the
     /// 3D kinds because it was added later: canonical order is the id).
     pub const ROUNDED_POLYGON: Self = Self(12);
-    /// `Compound`: convex parts with
+    /// [`Compound`](crate::Compound): convex parts with
     /// poses (a composite kind: queried part by part, no pair kernels).
     pub const COMPOUND: Self = Self(13);
-    /// `Polyline`: a chain of segments
+    /// [`Polyline`](crate::Polyline): a chain of segments
     /// (composite).
     pub const POLYLINE: Self = Self(14);
-    /// `ConcavePolygon`: a simple
+    /// [`ConcavePolygon`](crate::ConcavePolygon): a simple
     /// polygon cut into convex parts (composite).
     pub const CONCAVE_POLYGON: Self = Self(15);
-    /// `TileMap`: a grid of solid tiles
+    /// [`TileMap`](crate::TileMap): a grid of solid tiles
     /// (composite).
     pub const TILE_MAP: Self = Self(16);
 

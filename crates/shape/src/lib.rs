@@ -61,7 +61,8 @@ pub mod testing;
 
 pub use bounding::{BoundingBox, BoundingBox2, BoundingBox3};
 pub use dim2::{
-    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, RoundedPolygon, Segment, Triangle,
+    Aabb, Capsule, Circle, Compound, ConcavePolygon, ConvexPart, ConvexPolygon, Ellipse, Obb,
+    Point, Polyline, RoundedPolygon, Segment, TileMap, Triangle,
 };
 pub use dim3::{Aabb3, Convex3, Cuboid, Shape3, Sphere};
 pub use error::ShapeError;
@@ -77,10 +78,10 @@ pub use traits::{Convex, Interval, Shape, SupportSeparatingAxes};
 /// Everything a user of the shapes needs, in one import.
 pub mod prelude {
     pub use crate::{
-        Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Convex, Convex3, ConvexPolygon,
-        Cuboid, Ellipse, Interval, Obb, Point, PointProjection, PointProjection3, PointQuery,
-        PointQuery3, Ray, Ray3, RayCast, RayCast3, RayHit, RayHit3, Real, RoundedPolygon, Segment,
-        Shape, Shape3, ShapeError, ShapeKind, ShapeRef, ShapeRef3, Sphere, SupportSeparatingAxes,
-        Triangle,
+        Aabb, Aabb3, BoundingBox2, BoundingBox3, Capsule, Circle, Compound, ConcavePolygon, Convex,
+        Convex3, ConvexPart, ConvexPolygon, Cuboid, Ellipse, Interval, Obb, Point, PointProjection,
+        PointProjection3, PointQuery, PointQuery3, Polyline, Ray, Ray3, RayCast, RayCast3, RayHit,
+        RayHit3, Real, RoundedPolygon, Segment, Shape, Shape3, ShapeError, ShapeKind, ShapeRef,
+        ShapeRef3, Sphere, SupportSeparatingAxes, TileMap, Triangle,
     };
 }

@@ -60,7 +60,7 @@ use crate::{Real, ShapeError};
 /// The exact orientation of `a → b → c`: positive for a left turn, negative
 /// for a right turn, zero when collinear.
 #[inline]
-fn orient(a: &Point2<f64>, b: &Point2<f64>, c: &Point2<f64>) -> f64 {
+pub(crate) fn orient(a: &Point2<f64>, b: &Point2<f64>, c: &Point2<f64>) -> f64 {
     robust::orient2d(
         robust::Coord { x: a.x, y: a.y },
         robust::Coord { x: b.x, y: b.y },

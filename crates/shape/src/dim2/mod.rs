@@ -18,6 +18,7 @@ mod triangle;
 pub use aabb::Aabb;
 pub use capsule::Capsule;
 pub use circle::Circle;
+pub use composite::{Compound, ConcavePolygon, ConvexPart, Polyline, TileMap};
 pub use convex_polygon::ConvexPolygon;
 pub use decompose::convex_decomposition;
 pub use ellipse::Ellipse;

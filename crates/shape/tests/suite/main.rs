@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod composite;
 mod decompose;
 mod hostile;
 mod properties;

@@ -1,7 +1,7 @@
 //! Composite shapes: shapes made of convex parts, for game levels and bodies
 //! that no single convex shape describes.
 //!
-//! A composite (`Compound`, `Polyline`, `ConcavePolygon`, `TileMap`)
+//! A composite ([`Compound`], [`Polyline`], [`ConcavePolygon`], [`TileMap`])
 //! is one [`Shape`](crate::Shape) of its own kind whose geometry is the union
 //! of built-in convex *parts*, each with a pose in the composite's frame. The
 //! narrow phase answers a query against a composite part by part, through
@@ -29,23 +29,60 @@
 //! from `from` to `to`, in the composite's frame.
 
 mod arc;
+mod compound;
+mod concave_polygon;
+mod part_shape;
+mod polyline;
+mod tile_map;
+mod tree;
 
 pub use arc::NormalArc;
+pub use compound::Compound;
+pub use concave_polygon::ConcavePolygon;
+pub use part_shape::ConvexPart;
+pub use polyline::Polyline;
+pub use tile_map::TileMap;
 
+use core::cell::Cell;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
 
-use crate::{BoundingBox2, Real, ShapeRef};
+use crate::{BoundingBox2, PointProjection, Ray, RayHit, Real, ShapeRef};
+use tree::PartTree;
+
+/// Which arcs a part admits: a range of the shared array, or every
+/// direction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Arcs {
+    /// Every direction.
+    All,
+    /// `arcs[start..start + len]`.
+    Some { start: u32, len: u32 },
+}
+
+impl Arcs {
+    /// The slice of `arcs` this names (`None`: every direction).
+    pub(crate) fn slice<T: Real>(self, arcs: &[NormalArc<T>]) -> Option<&[NormalArc<T>]> {
+        match self {
+            Self::All => None,
+            Self::Some { start, len } => {
+                let (s, l) = (start as usize, len as usize);
+                Some(arcs.get(s..s + l).unwrap_or(&[]))
+            }
+        }
+    }
+}
 
 /// One convex part of a composite, as the narrow phase sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct Part<'a, T: Real> {
     /// The part's index in its composite (what results name).
     pub id: u32,
-    /// The part's geometry: a built-in convex shape, never an
-    /// [`Aabb`](crate::Aabb) (whose geometry ignores rotation, so it could
-    /// not turn with its composite: use an [`Obb`](crate::Obb)).
+    /// The part's geometry: a built-in convex shape. An
+    /// [`Aabb`](crate::Aabb) part ignores rotation, as every `Aabb` does: it
+    /// stays axis-aligned when its composite turns (an [`Obb`](crate::Obb)
+    /// turns with it).
     pub shape: ShapeRef<'a, T>,
     /// The part's pose in the composite's frame.
     pub pose: Isometry2<T>,
@@ -135,4 +172,112 @@ pub trait Composite<T: Real> {
 
     /// The composite's bounding box in its own frame.
     fn local_bounds(&self) -> BoundingBox2<T>;
+}
+
+/// The earliest hit of `ray` (world frame) on the parts of a composite
+/// placed at `pose`, with the part that it hits: each part is cast on its
+/// own (`pose * part.pose`, the part's built-in ray cast), the least time
+/// wins, ties going to the lowest id; `tree` prunes the parts whose boxes
+/// the ray misses, and `skip` drops parts the caller excludes (one-sided
+/// chains). The same answer as the minimum over every part, found visiting
+/// only the parts near the ray.
+pub(crate) fn cast_ray_parts<'a, T: Real>(
+    tree: &PartTree<T>,
+    part: impl Fn(u32) -> Option<Part<'a, T>>,
+    skip: impl Fn(&Part<'a, T>, &Ray<T>) -> bool,
+    pose: &Isometry2<T>,
+    ray: &Ray<T>,
+    max_toi: T,
+    solid: bool,
+) -> Option<(u32, RayHit<T>)> {
+    let local = ray.inverse_transformed(pose);
+    let best: Cell<Option<(u32, RayHit<T>)>> = Cell::new(None);
+    // The tree tests boxes in the composite's frame, where times differ from
+    // the world's by rounding: a slightly wider bound keeps the parts whose
+    // hits tie with the best one (the lower id must win, as it would over
+    // every part).
+    let widen = T::one() + T::epsilon() * T::lit(16.0);
+    let bound = || best.get().map_or(max_toi, |(_, h)| h.toi * widen);
+    tree.visit_ray(&local.origin, &local.dir, bound, |id| {
+        let Some(p) = part(id) else { return };
+        if skip(&p, &local) {
+            return;
+        }
+        let Some(caster) = p.shape.as_shape().as_ray_cast() else {
+            return;
+        };
+        let limit = best.get().map_or(max_toi, |(_, h)| h.toi);
+        if let Some(hit) = caster.cast_ray(&(pose * p.pose), ray, limit, solid) {
+            let better = match best.get() {
+                None => true,
+                Some((bid, b)) => hit.toi < b.toi || (hit.toi == b.toi && id < bid),
+            };
+            if better {
+                best.set(Some((id, hit)));
+            }
+        }
+    });
+    best.get()
+}
+
+/// The point of the parts of a composite placed at `pose` nearest `p`
+/// (world frame), with its part: each part's own projection
+/// (`pose * part.pose`), the least distance winning, ties to the lowest id;
+/// `is_inside` when `p` lies in any part. `tree` prunes parts farther than
+/// the best distance found.
+pub(crate) fn project_parts<'a, T: Real>(
+    tree: &PartTree<T>,
+    part: impl Fn(u32) -> Option<Part<'a, T>>,
+    pose: &Isometry2<T>,
+    p: &Point2<T>,
+    solid: bool,
+) -> Option<(u32, PointProjection<T>)> {
+    let local = pose.inverse_transform_point(p);
+    let best: Cell<Option<(u32, T, PointProjection<T>)>> = Cell::new(None);
+    let inside = Cell::new(false);
+    let bound = || best.get().map_or(T::infinity(), |(_, d, _)| d);
+    tree.visit_near(&local, bound, |id| {
+        let Some(part) = part(id) else { return };
+        let Some(q) = part.shape.as_shape().as_point_query() else {
+            return;
+        };
+        let proj = q.project_point(&(pose * part.pose), p, solid);
+        inside.set(inside.get() || proj.is_inside);
+        let d = (proj.point - p).norm_squared();
+        let better = match best.get() {
+            None => true,
+            Some((bid, bd, _)) => d < bd || (d == bd && id < bid),
+        };
+        if better {
+            best.set(Some((id, d, proj)));
+        }
+    });
+    if !solid && !inside.get() {
+        // A part holding `p` may have been pruned (its boundary farther than
+        // another part's): ask the parts whose boxes hold `p`.
+        let here = BoundingBox2::new(local, local);
+        let _ = tree.visit(&here, |id| {
+            let held = part(id).is_some_and(|part| {
+                part.shape
+                    .as_shape()
+                    .as_point_query()
+                    .is_some_and(|q| q.project_point(&(pose * part.pose), p, true).is_inside)
+            });
+            inside.set(held);
+            if held {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+    best.get().map(|(id, _, proj)| {
+        (
+            id,
+            PointProjection {
+                point: proj.point,
+                is_inside: inside.get(),
+            },
+        )
+    })
 }

@@ -1,0 +1,352 @@
+//! A static bounding-volume tree over a composite's parts: which parts can
+//! meet a region, a ray, or a point's neighbourhood.
+//!
+//! **Build** (once, at construction), top down: a node holds a contiguous
+//! range of the part order; when the range has more than [`LEAF`] parts, the
+//! parts are split at the median of their box centres along the longer axis
+//! of the centres' extent (`select_nth_unstable_by`, linear), the lower half
+//! going left. Nodes are stored in one flat array, depth first, each with the
+//! box of its parts; a leaf names its range of `order`, an inner node its
+//! left child (the right one follows the left subtree).
+//!
+//! **Depth**: an exact median split leaves `⌈m/2⌉` and `⌊m/2⌋` parts, so a
+//! range of `m > LEAF` parts has depth at most `⌈log₂(m / LEAF)⌉ + 1`; for
+//! `m ≤ 2³²` that is at most 32, and a depth-first walk that pushes the right
+//! child and descends into the left holds at most one pending node per level:
+//! the fixed stack of [`STACK`] entries cannot overflow, and visiting
+//! allocates nothing.
+//!
+//! **Why no part is missed**: a node's box is the union (exact: min and max
+//! of the parts' coordinates) of its parts' boxes, so a region, a ray or a
+//! ball that misses a node's box misses every part below it. The ray test
+//! against a box is widened by a relative `4 ε` on both ends of the interval
+//! (Ize, "Robust BVH ray traversal", JCGT 2013), so rounding in the slab
+//! times never prunes a box the ray touches.
+//!
+//! Reference: C. Ericson, *Real-Time Collision Detection*, §6.2 (top-down
+//! construction), §6.3.2 (depth-first traversal with an explicit stack).
+
+use alloc::vec::Vec;
+use core::ops::ControlFlow;
+
+use nalgebra::{Point2, Vector2};
+use num_traits::Float;
+
+use crate::{BoundingBox2, Real};
+
+/// The most parts a leaf holds.
+pub(crate) const LEAF: usize = 4;
+
+/// The traversal stack's size: more than the deepest tree (module notes).
+const STACK: usize = 64;
+
+/// One node: its box and, for a leaf, `count > 0` parts from `order[first]`;
+/// for an inner node (`count == 0`), its left child at `first` (the right
+/// child's index is in `right`).
+#[derive(Debug, Clone)]
+struct Node<T: Real> {
+    bounds: BoundingBox2<T>,
+    first: u32,
+    count: u32,
+    right: u32,
+}
+
+/// The tree (module notes). Part ids are `u32` indices into the composite's
+/// own part list.
+#[derive(Debug, Clone)]
+pub(crate) struct PartTree<T: Real> {
+    nodes: Vec<Node<T>>,
+    order: Vec<u32>,
+    /// The part boxes, parallel to `order` (leaf order, for locality).
+    boxes: Vec<BoundingBox2<T>>,
+}
+
+impl<T: Real> PartTree<T> {
+    /// The tree over parts `0..boxes.len()` with these boxes (at least one).
+    pub(crate) fn new(boxes: &[BoundingBox2<T>]) -> Self {
+        let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
+        let mut nodes = Vec::with_capacity(2 * boxes.len().div_ceil(LEAF));
+        build(boxes, &mut order, 0, &mut nodes);
+        let boxes = order.iter().map(|&id| boxes[id as usize]).collect();
+        Self {
+            nodes,
+            order,
+            boxes,
+        }
+    }
+
+    /// Calls `visit` with every part whose box meets `region` (and only
+    /// those), until it breaks.
+    pub(crate) fn visit(
+        &self,
+        region: &BoundingBox2<T>,
+        mut visit: impl FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.walk(
+            |b| b.intersects(region),
+            |id, b| {
+                if b.intersects(region) {
+                    visit(id)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )
+    }
+
+    /// Depth-first walk: enters the nodes whose box `enter` accepts and
+    /// calls `leaf` with each part of an entered leaf and the part's box.
+    fn walk(
+        &self,
+        mut enter: impl FnMut(&BoundingBox2<T>) -> bool,
+        mut leaf: impl FnMut(u32, &BoundingBox2<T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut stack = [0u32; STACK];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let mut index = stack[top] as usize;
+            loop {
+                let node = &self.nodes[index];
+                if !enter(&node.bounds) {
+                    break;
+                }
+                if node.count > 0 {
+                    let (start, count) = (node.first as usize, node.count as usize);
+                    let range = start..start + count;
+                    for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
+                        leaf(id, b)?;
+                    }
+                    break;
+                }
+                // Depth bound (module notes): the stack has room.
+                if let Some(slot) = stack.get_mut(top) {
+                    *slot = node.right;
+                    top += 1;
+                }
+                index = node.first as usize;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Calls `leaf` with the parts whose boxes a ray `origin + t dir` may
+    /// meet for `0 ≤ t ≤ bound()`, where `bound` is re-read before each node
+    /// (a caller that found a hit lowers it). `bound` is in the ray's time;
+    /// boxes are tested with the robust widening of the module notes.
+    pub(crate) fn visit_ray(
+        &self,
+        origin: &Point2<T>,
+        dir: &Vector2<T>,
+        bound: impl Fn() -> T,
+        mut leaf: impl FnMut(u32),
+    ) {
+        let _ = self.walk(
+            |b| ray_meets_box(origin, dir, b, bound()),
+            |id, b| {
+                if ray_meets_box(origin, dir, b, bound()) {
+                    leaf(id);
+                }
+                ControlFlow::Continue(())
+            },
+        );
+    }
+
+    /// Calls `leaf` with the parts whose boxes may lie within `√bound()` of
+    /// `p` (`bound` a squared distance, re-read before each node).
+    pub(crate) fn visit_near(
+        &self,
+        p: &Point2<T>,
+        bound: impl Fn() -> T,
+        mut leaf: impl FnMut(u32),
+    ) {
+        // A box's rounded distance may exceed a part's rounded distance
+        // by rounding: compare with a relative margin (never prunes a part
+        // the exact comparison keeps).
+        let shrink = T::one() - T::epsilon() * T::lit(16.0);
+        let _ = self.walk(
+            |b| box_distance_squared(b, p) * shrink <= bound(),
+            |id, b| {
+                if box_distance_squared(b, p) * shrink <= bound() {
+                    leaf(id);
+                }
+                ControlFlow::Continue(())
+            },
+        );
+    }
+}
+
+/// Builds the subtree over `order[..]` (whose first element is at position
+/// `offset` of the whole order) and returns its node index.
+fn build<T: Real>(
+    boxes: &[BoundingBox2<T>],
+    order: &mut [u32],
+    offset: usize,
+    nodes: &mut Vec<Node<T>>,
+) -> u32 {
+    let mut bounds = boxes[order[0] as usize];
+    for &id in &order[1..] {
+        bounds = bounds.merged(&boxes[id as usize]);
+    }
+    let index = nodes.len() as u32;
+    nodes.push(Node {
+        bounds,
+        first: offset as u32,
+        count: order.len() as u32,
+        right: 0,
+    });
+    if order.len() <= LEAF {
+        return index;
+    }
+    // The longer axis of the centres' extent (centres doubled: min + max,
+    // no rounding but the sum's).
+    let centre = |id: u32| {
+        let b = &boxes[id as usize];
+        b.min.coords + b.max.coords
+    };
+    let (mut lo, mut hi) = (centre(order[0]), centre(order[0]));
+    for &id in &order[1..] {
+        let c = centre(id);
+        lo = lo.inf(&c);
+        hi = hi.sup(&c);
+    }
+    let axis = usize::from(hi.y - lo.y > hi.x - lo.x);
+    let mid = order.len() / 2;
+    order.select_nth_unstable_by(mid, |&a, &b| {
+        centre(a)[axis]
+            .partial_cmp(&centre(b)[axis])
+            .unwrap_or(core::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let (left, right) = order.split_at_mut(mid);
+    let l = build(boxes, left, offset, nodes);
+    let r = build(boxes, right, offset + mid, nodes);
+    let node = &mut nodes[index as usize];
+    node.count = 0;
+    node.first = l;
+    node.right = r;
+    index
+}
+
+/// The squared distance from `p` to the closed box (0 inside).
+pub(crate) fn box_distance_squared<T: Real>(b: &BoundingBox2<T>, p: &Point2<T>) -> T {
+    let dx = Float::max(Float::max(b.min.x - p.x, p.x - b.max.x), T::zero());
+    let dy = Float::max(Float::max(b.min.y - p.y, p.y - b.max.y), T::zero());
+    dx * dx + dy * dy
+}
+
+/// Whether the ray `origin + t dir` may meet the closed box for some
+/// `0 ≤ t ≤ max_t`: the slab interval, widened by a relative `4 ε` on both
+/// ends (module notes). An axis the ray runs parallel to keeps the ray in its
+/// slab or nowhere.
+pub(crate) fn ray_meets_box<T: Real>(
+    origin: &Point2<T>,
+    dir: &Vector2<T>,
+    b: &BoundingBox2<T>,
+    max_t: T,
+) -> bool {
+    let mut t0 = T::zero();
+    let mut t1 = max_t;
+    let widen = T::one() + T::epsilon() * T::lit(4.0);
+    for i in 0..2 {
+        let (o, d) = (origin[i], dir[i]);
+        if d == T::zero() {
+            if o < b.min[i] || o > b.max[i] {
+                return false;
+            }
+            continue;
+        }
+        let (ta, tb) = ((b.min[i] - o) / d, (b.max[i] - o) / d);
+        let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+        // Widened: the near time shrinks, the far one grows (in magnitude
+        // towards the safe side whatever their signs).
+        let near = if near > T::zero() {
+            near / widen
+        } else {
+            near * widen
+        };
+        let far = if far > T::zero() {
+            far * widen
+        } else {
+            far / widen
+        };
+        t0 = Float::max(t0, near);
+        t1 = Float::min(t1, far);
+        // NaN times (never for finite input) keep the box.
+    }
+    t0 <= t1 || Float::is_nan(t0) || Float::is_nan(t1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boxes(n: usize) -> Vec<BoundingBox2<f64>> {
+        (0..n)
+            .map(|i| {
+                let x = (i * 37 % 101) as f64;
+                let y = (i * 59 % 89) as f64;
+                BoundingBox2::new(Point2::new(x, y), Point2::new(x + 2.0, y + 1.0))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn finds_exactly_the_overlapping_parts() {
+        for n in [1, 3, 4, 5, 17, 200] {
+            let b = boxes(n);
+            let tree = PartTree::new(&b);
+            for k in 0..40 {
+                let x = (k * 13 % 97) as f64 - 3.0;
+                let y = (k * 7 % 83) as f64 - 3.0;
+                let region = BoundingBox2::new(Point2::new(x, y), Point2::new(x + 9.0, y + 5.0));
+                let mut found = Vec::new();
+                let _ = tree.visit(&region, |id| {
+                    found.push(id);
+                    ControlFlow::Continue(())
+                });
+                found.sort_unstable();
+                let expected: Vec<u32> = (0..n as u32)
+                    .filter(|&i| b[i as usize].intersects(&region))
+                    .collect();
+                assert_eq!(found, expected, "n {n} region {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn depth_is_logarithmic() {
+        let tree = PartTree::new(&boxes(1000));
+        fn depth(t: &PartTree<f64>, i: usize) -> usize {
+            let n = &t.nodes[i];
+            if n.count > 0 {
+                1
+            } else {
+                1 + depth(t, n.first as usize).max(depth(t, n.right as usize))
+            }
+        }
+        // ⌈log₂(1000 / 4)⌉ + 1 = 9.
+        assert!(depth(&tree, 0) <= 9, "{}", depth(&tree, 0));
+    }
+
+    #[test]
+    fn ray_box_test_keeps_touching_rays() {
+        let b = BoundingBox2::new(Point2::new(0.0f64, 0.0), Point2::new(1.0, 1.0));
+        let o = Point2::new(-1.0, 1.0);
+        assert!(ray_meets_box(
+            &o,
+            &Vector2::new(1.0, 0.0),
+            &b,
+            f64::INFINITY
+        ));
+        assert!(!ray_meets_box(&o, &Vector2::new(1.0, 0.0), &b, 0.5));
+        assert!(ray_meets_box(&o, &Vector2::new(1.0, -1.0), &b, 1.0));
+        assert!(!ray_meets_box(&o, &Vector2::new(-1.0, 0.0), &b, 10.0));
+        assert!(!ray_meets_box(
+            &Point2::new(-1.0, 1.5),
+            &Vector2::new(1.0, 0.0),
+            &b,
+            10.0
+        ));
+    }
+}
