@@ -539,6 +539,15 @@ pub(crate) fn cast_shapes<T: Real>(
                 }
             };
             let hit = match turn(x, y, &hit.normal) {
+                // With `stop_at_penetration` off the caller slides: a part
+                // that the motion does not drive into (a grazing touch along
+                // a floor, found up to rounding by the part's kernel) is no
+                // hit.
+                Turn::Keep
+                    if !args.options.stop_at_penetration && rel.dot(&hit.normal) >= T::zero() =>
+                {
+                    return ControlFlow::Continue(());
+                }
                 Turn::Keep => hit,
                 // A turned normal: a hit only when the motion drives the
                 // pieces together along it (or they already overlap and the

@@ -16,6 +16,7 @@ mod distance;
 mod distance3d;
 mod ellipse_touching;
 mod far;
+mod level_shapes;
 mod manifolds;
 mod manifolds3d;
 mod pairs;
