@@ -308,7 +308,7 @@ fn concave_and_compound<T: Real>() {
     let wheel = Circle::new(T::lit(0.4)).unwrap();
     let car = Compound::new(vec![
         (Isometry2::identity(), body.into()),
-        (at::<T>(-1.0, -0.5), wheel.clone().into()),
+        (at::<T>(-1.0, -0.5), wheel.into()),
         (at::<T>(1.0, -0.5), wheel.into()),
     ])
     .unwrap();
