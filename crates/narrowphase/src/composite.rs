@@ -449,6 +449,42 @@ pub(crate) fn closest_points<T: Real>(
     if !is_composite(a, b) {
         return None;
     }
+    // The search grows: within the other shape's own size first, then four
+    // times farther each round, until a pair is found, the reach covers both
+    // shapes, or it reaches `max_distance`. A pair found within the reach
+    // `r` is the nearest: every piece nearer than it is within `r` and was
+    // asked. So a far `max_distance` (`+∞` for the time of impact) visits
+    // the parts near the answer, not all of them.
+    let span = {
+        let u = a.bounding_box(pose_a).merged(&b.bounding_box(pose_b));
+        (u.max - u.min).norm()
+    };
+    let own = {
+        let bb = b.bounding_box(pose_b);
+        let ab = a.bounding_box(pose_a);
+        min((bb.max - bb.min).norm(), (ab.max - ab.min).norm())
+    };
+    let mut reach = max(own, T::default_epsilon());
+    loop {
+        let r = min(reach, max_distance);
+        let last = !(r < max_distance && reach < span);
+        if let Some(found) = closest_within((a, pose_a), (b, pose_b), r, each) {
+            return Some(found);
+        }
+        if last {
+            return Some(Ok((ClosestPoints::Farther, Parts::NONE)));
+        }
+        reach = reach * T::from_f64(4.0).unwrap_or_else(T::one);
+    }
+}
+
+/// [`closest_points`] within `max_distance`: `None` when no pair is.
+fn closest_within<T: Real>(
+    (a, pose_a): (&dyn Shape<T>, &Isometry2<T>),
+    (b, pose_b): (&dyn Shape<T>, &Isometry2<T>),
+    max_distance: T,
+    each: &mut Each<'_, T, T, ClosestPoints<T>>,
+) -> Option<Result<(ClosestPoints<T>, Parts), DispatchError>> {
     let bound = core::cell::Cell::new(max_distance);
     let mut best: Option<(T, Parts, ClosestPoints<T>)> = None;
     let mut out = None;
@@ -478,10 +514,7 @@ pub(crate) fn closest_points<T: Real>(
             ControlFlow::Continue(())
         },
     );
-    Some(out.unwrap_or(Ok(match best {
-        Some((_, p, c)) => (c, p),
-        None => (ClosestPoints::Farther, Parts::NONE),
-    })))
+    out.or_else(|| best.map(|(_, p, c)| Ok((c, p))))
 }
 
 /// `b` swept by `v·t` for `t ∈ [0, max_toi]`.
