@@ -474,7 +474,7 @@ pub(crate) fn closest_points<T: Real>(
         if last {
             return Some(Ok((ClosestPoints::Farther, Parts::NONE)));
         }
-        reach = reach * T::from_f64(4.0).unwrap_or_else(T::one);
+        reach *= T::from_f64(4.0).unwrap_or_else(T::one);
     }
 }
 
