@@ -353,3 +353,61 @@ fn concave_and_compound_f32() {
 fn concave_and_compound_f64() {
     concave_and_compound::<f64>();
 }
+
+/// Time of impact with rotation against composites: a crate spinning as it
+/// falls onto the tile-map floor and onto the chain floor stops at the
+/// target separation, and no sampled time before it is closer.
+fn spinning_crate_lands<T: Real>() {
+    use narrowphase::toi::{Sweep, ToiOptions, ToiStatus};
+    let t = DispatchTable::<T>::new();
+    let crate_ = Obb::new(v::<T>(0.5, 0.5)).unwrap();
+    let opts = ToiOptions::default();
+    let still = Sweep::linear(&Isometry2::identity(), &Vector2::zeros()).unwrap();
+    let tiles = tile_floor::<T>();
+    let chain = chain_floor::<T>(true);
+    for (floor, top) in [
+        (&tiles as &dyn Shape<T>, 2.0),
+        (&chain as &dyn Shape<T>, 0.0),
+    ] {
+        let start = Isometry2::new(v::<T>(7.3, top + 3.0), T::zero());
+        let end = Isometry2::new(v::<T>(8.1, top - 1.0), T::lit(1.3));
+        let fall = Sweep::from_poses(&start, &end).unwrap();
+        let hit = t
+            .time_of_impact(floor, &still, &crate_, &fall, &opts)
+            .unwrap();
+        assert_eq!(hit.status, ToiStatus::Hit, "{hit:?}");
+        let slack = opts.target + opts.tolerance;
+        assert!(
+            hit.distance >= opts.target - opts.tolerance && hit.distance <= slack,
+            "{hit:?}"
+        );
+        // Before the hit, the crate is never closer than the target minus
+        // the tolerance (sampled).
+        for k in 0..64 {
+            let s = hit.t * T::lit(k as f64 / 64.0);
+            let d = match t
+                .closest_points(
+                    floor,
+                    &Isometry2::identity(),
+                    &crate_,
+                    &fall.pose_at(s),
+                    T::infinity(),
+                )
+                .unwrap()
+            {
+                ClosestPoints::WithinMargin { distance, .. } => distance,
+                other => panic!("{other:?} at {s:?}"),
+            };
+            assert!(d >= opts.target - opts.tolerance, "{d:?} at {s:?}");
+        }
+    }
+}
+
+#[test]
+fn spinning_crate_lands_f32() {
+    spinning_crate_lands::<f32>();
+}
+#[test]
+fn spinning_crate_lands_f64() {
+    spinning_crate_lands::<f64>();
+}
