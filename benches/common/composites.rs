@@ -290,8 +290,8 @@ fn terrain(rng: &mut Rng) -> Vec<Vec<bool>> {
             (rng.next_u64() % 60) as usize,
             3 + (rng.next_u64() % 6) as usize,
         );
-        for c in col..(col + w).min(MAP) {
-            solid[row][c] = true;
+        for cell in &mut solid[row][col..(col + w).min(MAP)] {
+            *cell = true;
         }
     }
     solid.reverse(); // top row first
