@@ -13,7 +13,8 @@
 //! `kasanari` and `parry`, `distance_f32/ball_ball` and `ray_cast_f32/ball`
 //! with `kasanari`, `typed`
 //! and `parry`, `broad_update_uniform_f32` with `grid`/`bvh` and a
-//! parameter N, `world_ray_f32/short` with `kasanari`/`parry` and N, ...);
+//! parameter N, `world_ray_f32/short` with `kasanari`/`parry` and N,
+//! `composite_contact_f32/box_polyline1000` with `kasanari` and `parry`, ...);
 //! a missing result is shown as "—", never invented. The hand-written
 //! analysis in `benches/notes.md` is appended as it is.
 
@@ -445,6 +446,8 @@ fn report(r: &Results, notes: &str) -> String {
         let _ = writeln!(w);
     }
 
+    composites_section(r, w);
+
     // 2. Seed 002.
     let _ = writeln!(
         w,
@@ -732,6 +735,76 @@ fn report(r: &Results, notes: &str) -> String {
         let _ = writeln!(w, "{}", notes.trim_end());
     }
     md
+}
+
+/// The queries of the composite-shape benchmark (`benches/composites.rs`),
+/// as in its group names `composite_<query>_<prec>/<case>`, with their
+/// headings.
+const COMPOSITE_QUERIES: [(&str, &str); 5] = [
+    ("bool", "intersects"),
+    ("contact", "contact"),
+    ("distance", "distance"),
+    ("manifold", "manifold"),
+    ("ray", "ray cast"),
+];
+
+/// Section 1f: composite shapes, one table per precision, every case and
+/// query of `benches/composites.rs` beside parry (goal ≤ 0.7×).
+fn composites_section(r: &Results, w: &mut String) {
+    for prec in ["f32", "f64"] {
+        let rows: Vec<(&str, &str, String)> = COMPOSITE_QUERIES
+            .iter()
+            .flat_map(|(q, heading)| {
+                cases(r, &format!("composite_{q}_{prec}"))
+                    .into_iter()
+                    .map(move |c| (*q, *heading, c))
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            w,
+            "### Composite shapes ({prec}, vs {}; per query, batches of 1024; goal ≤ 0.7×)\n",
+            if prec == "f32" {
+                "parry2d"
+            } else {
+                "parry2d-f64"
+            }
+        );
+        if prec == "f32" {
+            let _ = writeln!(
+                w,
+                "Compounds of 4 to 8 convex parts; `polyline100` and `polyline1000` are \
+                 open chains of 100 and 1000 segments (rolling ground); `box_polyline1000` \
+                 rests a box on the chain; `tilemap64` is a 64 × 64 tile map with gaps and \
+                 platforms, which parry does not have: its side is a `Compound` of one \
+                 `Cuboid` per solid tile. parry's composites use their default flags (no \
+                 internal-edge fixing); kasanari always applies its admissible normals. \
+                 Manifolds: prediction 0, beside parry's persistent `contact_manifolds` (each \
+                 pair keeping its manifolds and workspace from call to call). Rays: solid, \
+                 `max_toi = +∞`.\n"
+            );
+        }
+        let _ = writeln!(
+            w,
+            "| query | case | kasanari | parry | ratio | goal |\n|---|---|---|---|---|---|"
+        );
+        for (q, heading, c) in rows {
+            let g = format!("composite_{q}_{prec}/{c}");
+            let (k, p) = (get(r, &g, "kasanari", ""), get(r, &g, "parry", ""));
+            let rt = ratio(k, p);
+            let _ = writeln!(
+                w,
+                "| {heading} | {c} | {} | {} | {} | {} |",
+                time(k.map(|x| x / BATCH)),
+                time(p.map(|x| x / BATCH)),
+                ratio_cell(rt),
+                met(rt, 0.7)
+            );
+        }
+        let _ = writeln!(w);
+    }
 }
 
 /// A plotted line: label, colour, dashed, (x, ns) points.

@@ -1,4 +1,4 @@
-//! The integration tests of `kasanari`: the facade: scene, pairs, rays and casts files, the command, the pyramid.
+//! The integration tests of `kasanari`: the facade: scene, pairs, rays and casts files, the command, the pyramid, the platformer.
 //!
 //! One test binary per crate: each file below was its own binary once, and
 //! linking and instantiating the generic kernels once per file took most of
@@ -22,6 +22,7 @@ mod cli;
 mod far_files;
 mod fuzz_regressions;
 mod hostile_scene;
+mod platformer;
 mod pyramid;
 mod rays;
 mod scene;
