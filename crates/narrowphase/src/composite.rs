@@ -299,12 +299,18 @@ fn piece_pairs<T: Real>(
     f: &mut PairVisit<'_, T>,
 ) {
     let b_is_composite = b.as_composite().is_some();
-    let region_a = reach(b.bounding_box(pose_b), Of::A);
+    // A shape that is not a composite is one piece whatever the region: B's
+    // box (which a long chain pays for) is needed only to pick A's parts.
+    let region_a = if a.as_composite().is_some() {
+        reach(b.bounding_box(pose_b), Of::A)
+    } else {
+        BoundingBox2::new(Point2::origin(), Point2::origin())
+    };
     let _ = pieces(a, pose_a, &region_a, &mut |pa| {
         let region_b = if b_is_composite {
             reach(pa.shape.bounding_box(&pa.pose), Of::B)
         } else {
-            region_a
+            region_a // unused: B is one piece
         };
         pieces(b, pose_b, &region_b, &mut |pb| {
             let (ra, rb) = (

@@ -80,6 +80,8 @@ pub struct ConcavePolygon<T: Real> {
     ranges: Vec<Arcs>,
     tree: PartTree<T>,
     local_bounds: BoundingBox2<T>,
+    /// The hull of the points: the bounding box at a rotation reads these.
+    hull: Vec<Point2<T>>,
 }
 
 impl<T: Real> ConcavePolygon<T> {
@@ -121,6 +123,7 @@ impl<T: Real> ConcavePolygon<T> {
             .collect();
         let tree = PartTree::new(&boxes);
         let local_bounds = crate::dim2::polygonal::bounds(&vertices, &Isometry2::identity());
+        let hull = super::hull_points(&vertices);
         let mut polygon = Self {
             vertices,
             edges,
@@ -129,6 +132,7 @@ impl<T: Real> ConcavePolygon<T> {
             ranges: Vec::new(),
             tree,
             local_bounds,
+            hull,
         };
         polygon.compute_arcs();
         Ok(polygon)
@@ -321,7 +325,7 @@ impl<T: Real> Shape<T> for ConcavePolygon<T> {
         self
     }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
-        crate::dim2::polygonal::bounds(&self.vertices, pose)
+        super::hull_bounds(&self.local_bounds, &self.hull, pose)
     }
     fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
         Some(self)

@@ -281,3 +281,130 @@ pub(crate) fn project_parts<'a, T: Real>(
         )
     })
 }
+
+/// The vertices of the convex hull of `points` (Andrew's monotone chain with
+/// the exact orientation of `robust`; collinear points dropped, the two
+/// extremes kept when all are collinear): the points a tight bounding box at
+/// any rotation depends on, so that a long chain's box costs its hull, not
+/// its length.
+pub(crate) fn hull_points<T: Real>(points: &[Point2<T>]) -> alloc::vec::Vec<Point2<T>> {
+    use alloc::vec::Vec;
+    let wide = |p: &Point2<T>| -> Point2<f64> {
+        Point2::new(
+            num_traits::ToPrimitive::to_f64(&p.x).unwrap_or(0.0),
+            num_traits::ToPrimitive::to_f64(&p.y).unwrap_or(0.0),
+        )
+    };
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (a, b) = (points[i], points[j]);
+        a.x.partial_cmp(&b.x)
+            .unwrap_or(core::cmp::Ordering::Equal)
+            .then(a.y.partial_cmp(&b.y).unwrap_or(core::cmp::Ordering::Equal))
+    });
+    order.dedup_by(|i, j| points[*i] == points[*j]);
+    if order.len() <= 2 {
+        return order.iter().map(|&i| points[i]).collect();
+    }
+    let mut hull: Vec<usize> = Vec::with_capacity(order.len() + 1);
+    // The lower chain left to right, then the upper chain right to left;
+    // a point that does not turn left is removed.
+    for pass in 0..2 {
+        let start = hull.len();
+        let seq: Vec<usize> = if pass == 0 {
+            order.clone()
+        } else {
+            order.iter().rev().copied().collect()
+        };
+        for &i in &seq {
+            while hull.len() >= start + 2 {
+                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+                if crate::dim2::decompose::orient(
+                    &wide(&points[a]),
+                    &wide(&points[b]),
+                    &wide(&points[i]),
+                ) > 0.0
+                {
+                    break;
+                }
+                hull.pop();
+            }
+            hull.push(i);
+        }
+        // The last point of a chain is the first of the next.
+        hull.pop();
+    }
+    hull.iter().map(|&i| points[i]).collect()
+}
+
+/// The tight box of a point set at `pose` from its local box (an unrotated
+/// pose: exactly the box of the points moved) or its hull (any rotation).
+pub(crate) fn hull_bounds<T: Real>(
+    local: &BoundingBox2<T>,
+    hull: &[Point2<T>],
+    pose: &Isometry2<T>,
+) -> BoundingBox2<T> {
+    let r = &pose.rotation;
+    if r.im == T::zero() && r.re == T::one() {
+        let t = pose.translation.vector;
+        BoundingBox2::new(local.min + t, local.max + t)
+    } else {
+        crate::dim2::polygonal::bounds(hull, pose)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hull's box is the box of every point, at any pose: exactly when
+    /// the pose does not turn, up to rounding otherwise; collinear and
+    /// repeated points included.
+    fn hull_box_is_the_points_box<T: Real>() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..200 {
+            let n = 2 + case % 40;
+            let mut pts: alloc::vec::Vec<Point2<T>> = (0..n)
+                .map(|_| Point2::new(T::lit((next() * 20.0).round() - 10.0), T::lit(next() * 8.0)))
+                .collect();
+            if case % 3 == 0 {
+                // A straight floor with repeated points.
+                for (i, p) in pts.iter_mut().enumerate() {
+                    *p = Point2::new(T::lit((i / 2) as f64), T::lit(1.5));
+                }
+            }
+            let hull = hull_points(&pts);
+            let local = crate::dim2::polygonal::bounds(&pts, &Isometry2::identity());
+            for k in 0..8 {
+                let pose = Isometry2::new(
+                    nalgebra::Vector2::new(T::lit(next() * 100.0 - 50.0), T::lit(next() * 4.0)),
+                    T::lit(if k == 0 { 0.0 } else { next() * 7.0 - 3.5 }),
+                );
+                let want = crate::dim2::polygonal::bounds(&pts, &pose);
+                let got = hull_bounds(&local, &hull, &pose);
+                if k == 0 {
+                    assert_eq!(got, want);
+                } else {
+                    let tol = T::default_epsilon() * T::lit(256.0);
+                    assert!((got.min - want.min).norm() <= tol, "{got:?} {want:?}");
+                    assert!((got.max - want.max).norm() <= tol, "{got:?} {want:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hull_box_is_the_points_box_f32() {
+        hull_box_is_the_points_box::<f32>();
+    }
+    #[test]
+    fn hull_box_is_the_points_box_f64() {
+        hull_box_is_the_points_box::<f64>();
+    }
+}

@@ -115,6 +115,8 @@ pub struct Polyline<T: Real> {
     ranges: Vec<Arcs>,
     tree: PartTree<T>,
     local_bounds: BoundingBox2<T>,
+    /// The hull of the points: the bounding box at a rotation reads these.
+    hull: Vec<Point2<T>>,
 }
 
 impl<T: Real> Polyline<T> {
@@ -173,6 +175,7 @@ impl<T: Real> Polyline<T> {
             .collect();
         let tree = PartTree::new(&boxes);
         let local_bounds = boxes[1..].iter().fold(boxes[0], |b, c| b.merged(c));
+        let hull = super::hull_points(points);
         let mut chain = Self {
             points: points.to_vec(),
             segments,
@@ -183,6 +186,7 @@ impl<T: Real> Polyline<T> {
             ranges: Vec::new(),
             tree,
             local_bounds,
+            hull,
         };
         chain.compute_arcs();
         Ok(chain)
@@ -355,7 +359,7 @@ impl<T: Real> Shape<T> for Polyline<T> {
         self
     }
     fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
-        crate::dim2::polygonal::bounds(&self.points, pose)
+        super::hull_bounds(&self.local_bounds, &self.hull, pose)
     }
     fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
         Some(self)
