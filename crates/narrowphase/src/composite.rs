@@ -154,8 +154,10 @@ impl<T: Real> Piece<'_, T> {
     fn arc_ends(&self) -> impl Iterator<Item = Unit<Vector2<T>>> + '_ {
         let arcs = self.part.and_then(|p| p.normals).unwrap_or(&[]);
         let r = self.owner.rotation;
+        // A one-direction arc (a face) is one end, not two.
         arcs.iter()
-            .flat_map(|a| [a.from, a.to])
+            .flat_map(|a| [Some(a.from), (a.to != a.from).then_some(a.to)])
+            .flatten()
             .map(move |u| Unit::new_unchecked(r.transform_vector(&u)))
     }
 
