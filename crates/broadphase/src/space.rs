@@ -151,6 +151,16 @@ impl<T: Real> ContactType for Contact3<T> {
     }
 }
 
+/// A manifold with its parts, or the table's error
+/// ([`Space::contact_manifold_stored`]).
+pub type ManifoldWithParts<T, const D: usize, S> = Result<
+    (
+        Option<<<S as Space<T, D>>::Contact as ContactType>::Manifold>,
+        Parts,
+    ),
+    DispatchError,
+>;
+
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dim<const D: usize>;
@@ -265,7 +275,7 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Stored,
         pose_b: &Self::Pose,
         prediction: T,
-    ) -> Result<(Option<<Self::Contact as ContactType>::Manifold>, Parts), DispatchError>;
+    ) -> ManifoldWithParts<T, D, Self>;
     /// The narrow-phase closest points (world frame, normal from `a` to
     /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
     ///
@@ -457,7 +467,11 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         solid: bool,
     ) -> Option<u32> {
         use shape::dim2::composite::{Compound, ConcavePolygon, Polyline, TileMap};
-        if shape.as_composite().is_none() || !ray.is_valid() || !(max_toi >= T::zero()) {
+        if shape.as_composite().is_none()
+            || !ray.is_valid()
+            || max_toi.is_nan()
+            || max_toi < T::zero()
+        {
             return None;
         }
         let any = shape.as_any();

@@ -596,10 +596,13 @@ fn slides_the_whole_way<T: Real>(
 /// floor made of 40 chain segments, or of 40 tiles, cross every seam: moving
 /// flat from resting on the floor, and pushed into it while moving (each
 /// step hits the floor and slides on), in both directions.
+/// A named floor and its pose.
+type Floor<T> = (&'static str, Box<dyn Shape<T>>, Isometry2<T>);
+
 fn no_ghost_collisions<T: Real>() {
     let capsule = Capsule::new(p::<T>(0.0, -0.5), p(0.0, 0.5), T::lit(0.5)).unwrap();
     let crate_ = Obb::new(Vector2::new(T::lit(0.5), T::lit(0.5))).unwrap();
-    let floors: [(&str, Box<dyn Shape<T>>, Isometry2<T>); 3] = [
+    let floors: [Floor<T>; 3] = [
         ("chain", Box::new(chain_floor::<T>()), Isometry2::identity()),
         (
             "one-sided chain",
@@ -810,4 +813,37 @@ proptest! {
     fn random_level_f32(b in bodies(), r in rays()) {
         random_level::<f32>(&b, &r);
     }
+}
+
+/// A narrow-phase problem found here (not fixed in this branch: the narrow
+/// phase is outside it), pinned as a failing example. A ball of radius 1/2
+/// sunk 1/16 into a tile floor at x = 0.25 of its tile, with a prediction
+/// of 0.1: the neighbouring tile (its corner 0.0039 away from the ball) is
+/// a speculative piece; its manifold normal, from the corner, is not
+/// admissible and is turned straight up, and its separation measured along
+/// up from the support functions comes out −1/16, as if the ball overlapped
+/// that tile. The merged manifold then holds a point at the tile's corner,
+/// (0, 0) on the floor and (0, −1/16) on the ball, which is not on the
+/// ball (0.559 from its centre), and names that tile as the deepest part.
+/// Expected: every manifold point's `point_b` on the ball, and the deepest
+/// part the tile under the ball.
+#[test]
+#[ignore = "narrow-phase bug: speculative composite pieces turned to an admissible normal report a penetration (see the doc comment)"]
+fn speculative_tile_manifold_points_lie_on_the_shapes() {
+    let table = DispatchTable::<f64>::new();
+    let floor = tile_floor::<f64>();
+    let ball = Circle::new(0.5).unwrap();
+    let (floor_at, ball_at) = (at::<f64>(-20.0, -1.0), at::<f64>(0.25, 0.4375));
+    let (m, parts) = table
+        .query_parts::<ManifoldQuery>(&floor, &floor_at, &ball, &ball_at, 0.1)
+        .unwrap();
+    let m = m.unwrap();
+    for q in m.points() {
+        let r = (q.point_b - ball_at.translation.vector).coords.norm();
+        assert!(
+            r <= 0.5 + 1e-9,
+            "a manifold point off the ball: {q:?} ({r})"
+        );
+    }
+    assert_eq!(parts.a, Some(20), "{m:?}");
 }

@@ -427,6 +427,20 @@ pub(crate) fn centre(s: &ShapeSpec) -> [f64; 2] {
         ShapeSpec::Polygon { vertices } | ShapeSpec::RoundedPolygon { vertices, .. } => {
             mean(vertices)
         }
+        ShapeSpec::Compound { center, .. } => *center,
+        ShapeSpec::Polyline { points, .. } => mean(points),
+        ShapeSpec::ConcavePolygon { vertices } => mean(vertices),
+        ShapeSpec::TileMap {
+            origin,
+            tile_size,
+            rows,
+        } => {
+            let width = rows.first().map_or(0, |r| r.0.len()) as f64;
+            [
+                origin[0] + 0.5 * width * tile_size[0],
+                origin[1] + 0.5 * rows.len() as f64 * tile_size[1],
+            ]
+        }
     }
 }
 
@@ -515,6 +529,46 @@ pub(crate) fn moved(s: &ShapeSpec, by: [f64; 2], turn: f64, pivot: [f64; 2]) -> 
             radius: *radius,
             angle: angle + turn,
         },
+        ShapeSpec::Compound {
+            center,
+            angle,
+            parts,
+        } => ShapeSpec::Compound {
+            center: at(*center),
+            angle: angle + turn,
+            parts: parts.clone(),
+        },
+        ShapeSpec::Polyline {
+            points,
+            closed,
+            one_sided,
+        } => ShapeSpec::Polyline {
+            points: points.iter().map(|p| at(*p)).collect(),
+            closed: *closed,
+            one_sided: *one_sided,
+        },
+        ShapeSpec::ConcavePolygon { vertices } => ShapeSpec::ConcavePolygon {
+            vertices: vertices.iter().map(|p| at(*p)).collect(),
+        },
+        ShapeSpec::TileMap {
+            origin,
+            tile_size,
+            rows,
+        } => {
+            // Axis-aligned, as a box: its centre turns, its tiles do not.
+            let c = centre(s);
+            let to = at(c);
+            let d = if turn == 0.0 {
+                by
+            } else {
+                [to[0] - c[0], to[1] - c[1]]
+            };
+            ShapeSpec::TileMap {
+                origin: [origin[0] + d[0], origin[1] + d[1]],
+                tile_size: *tile_size,
+                rows: rows.clone(),
+            }
+        }
     }
 }
 
