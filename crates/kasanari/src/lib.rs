@@ -42,7 +42,7 @@ pub use shape;
 pub mod prelude {
     pub use broadphase::{
         Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, PairContact, PairManifold,
-        QueryFilter, World, World3, WorldError,
+        Parts, QueryFilter, World, World3, WorldError,
     };
     pub use narrowphase::cast::ShapeCastHit3;
     pub use narrowphase::dim3::{
