@@ -171,7 +171,12 @@ pub fn compound_body(k: usize, size: f64) -> ShapeSpec {
             angle: 0.0,
         })
     };
-    let ball = |c: [f64; 2], r: f64| PartSpec(ShapeSpec::Circle { center: c, radius: r });
+    let ball = |c: [f64; 2], r: f64| {
+        PartSpec(ShapeSpec::Circle {
+            center: c,
+            radius: r,
+        })
+    };
     let parts = match k % 3 {
         0 => vec![
             ball([-s, 0.0], 0.4 * s),
