@@ -19,5 +19,5 @@ pub use narrowphase;
 pub use space::{ContactType, Dim, Space};
 pub use world::{
     Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, Object, PairContact, PairManifold,
-    QueryFilter, Stats, World, World2, World3, WorldError,
+    Parts, QueryFilter, Stats, World, World2, World3, WorldError,
 };

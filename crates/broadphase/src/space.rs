@@ -5,6 +5,7 @@
 use core::fmt::Debug;
 
 use nalgebra::{Isometry2, Isometry3, Point, SVector, Vector3};
+use narrowphase::composite::Parts;
 use narrowphase::dim3::{Contact3, DispatchTable3};
 use narrowphase::{
     ClosestPoints, Contact, ContactQuery, DispatchError, DispatchTable, FeatureId, Manifold,
@@ -150,6 +151,16 @@ impl<T: Real> ContactType for Contact3<T> {
     }
 }
 
+/// A manifold with its parts, or the table's error
+/// ([`Space::contact_manifold_stored`]).
+pub type ManifoldWithParts<T, const D: usize, S> = Result<
+    (
+        Option<<<S as Space<T, D>>::Contact as ContactType>::Manifold>,
+        Parts,
+    ),
+    DispatchError,
+>;
+
 /// Marker type for a dimension: `Dim<2>` or `Dim<3>`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Dim<const D: usize>;
@@ -199,7 +210,9 @@ pub trait Space<T: Real, const D: usize> {
     ) -> Result<Option<Self::Contact>, DispatchError>;
     /// [`contact`](Self::contact) of two shapes as the world stores them: two
     /// built-in shapes stored by value go to the table by their types, with
-    /// no call through their vtables (the same answer).
+    /// no call through their vtables (the same answer); with the parts that
+    /// gave it when a shape is a composite (`Table::query_parts`),
+    /// [`Parts::NONE`] otherwise.
     ///
     /// # Errors
     /// The dispatch table's error.
@@ -209,11 +222,49 @@ pub trait Space<T: Real, const D: usize> {
         pose_a: &Self::Pose,
         b: &Self::Stored,
         pose_b: &Self::Pose,
-    ) -> Result<Option<Self::Contact>, DispatchError>;
+    ) -> Result<(Option<Self::Contact>, Parts), DispatchError>;
+    /// [`contact`](Self::contact) with the parts that gave it when a shape
+    /// is a composite ([`Parts::NONE`] otherwise; the same contact).
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn contact_with_parts(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+    ) -> Result<(Option<Self::Contact>, Parts), DispatchError>;
+    /// [`cast_shapes`](Self::cast_shapes) with the parts that gave the hit
+    /// when a shape is a composite ([`Parts::NONE`] otherwise; the same hit).
+    ///
+    /// # Errors
+    /// The dispatch table's error.
+    fn cast_shapes_with_parts(
+        table: &Self::Table,
+        a: &Self::Shape,
+        pose_a: &Self::Pose,
+        b: &Self::Shape,
+        pose_b: &Self::Pose,
+        args: ShapeCastArgs<T, D>,
+    ) -> Result<(Option<ShapeCastHit<T, D>>, Parts), DispatchError>;
+    /// The part of a composite shape that the ray's first hit is on (the
+    /// shape's own `cast_ray_part`, the same hit as [`cast_ray`](Self::cast_ray)):
+    /// `None` for a shape that is not one of the built-in composites, or
+    /// when the ray misses.
+    fn ray_part(
+        shape: &Self::Shape,
+        pose: &Self::Pose,
+        ray: &Ray<T, D>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<u32>;
     /// The narrow phase's contact manifold within `prediction` (world frame,
     /// normal from `a` to `b`) of two shapes as the world stores them: two
     /// built-in shapes go to the table by their types, others through their
-    /// trait objects (the same answer as `Table::contact_manifold`).
+    /// trait objects (the same answer as `Table::contact_manifold`), with the
+    /// parts as in [`contact_stored`](Self::contact_stored) (the deepest
+    /// part pair's).
     ///
     /// # Errors
     /// The dispatch table's error.
@@ -224,7 +275,7 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Stored,
         pose_b: &Self::Pose,
         prediction: T,
-    ) -> Result<Option<<Self::Contact as ContactType>::Manifold>, DispatchError>;
+    ) -> ManifoldWithParts<T, D, Self>;
     /// The narrow-phase closest points (world frame, normal from `a` to
     /// `b`), or [`ClosestPoints::Farther`] beyond `max_distance`.
     ///
@@ -253,7 +304,8 @@ pub trait Space<T: Real, const D: usize> {
         args: ShapeCastArgs<T, D>,
     ) -> Result<Option<ShapeCastHit<T, D>>, DispatchError>;
     /// [`cast_shapes`](Self::cast_shapes) of two shapes as the world stores
-    /// them (built-in shapes by their types, the same answer).
+    /// them (built-in shapes by their types, the same answer), with the
+    /// parts as in [`contact_stored`](Self::contact_stored).
     ///
     /// # Errors
     /// The dispatch table's error.
@@ -264,7 +316,7 @@ pub trait Space<T: Real, const D: usize> {
         b: &Self::Stored,
         pose_b: &Self::Pose,
         args: ShapeCastArgs<T, D>,
-    ) -> Result<Option<ShapeCastHit<T, D>>, DispatchError>;
+    ) -> Result<(Option<ShapeCastHit<T, D>>, Parts), DispatchError>;
     /// A contact's normal (from `a` to `b`), depth and witness points.
     fn contact_parts(
         c: &Self::Contact,
@@ -368,11 +420,73 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose_a: &Isometry2<T>,
         b: &Stored2<T>,
         pose_b: &Isometry2<T>,
-    ) -> Result<Option<Contact<T>>, DispatchError> {
+    ) -> Result<(Option<Contact<T>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
-            (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
-            _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
+            (Some(x), Some(y)) => table
+                .query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ())
+                .map(|c| (c, Parts::NONE)),
+            _ => Self::contact_with_parts(table, a.shape(), pose_a, b.shape(), pose_b),
         }
+    }
+    fn contact_with_parts(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+    ) -> Result<(Option<Contact<T>>, Parts), DispatchError> {
+        if a.as_composite().is_some() || b.as_composite().is_some() {
+            table.query_parts::<ContactQuery>(a, pose_a, b, pose_b, ())
+        } else {
+            table
+                .contact(a, pose_a, b, pose_b)
+                .map(|c| (c, Parts::NONE))
+        }
+    }
+    fn cast_shapes_with_parts(
+        table: &DispatchTable<T>,
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        args: ShapeCastArgs<T, 2>,
+    ) -> Result<(Option<ShapeCastHit<T, 2>>, Parts), DispatchError> {
+        if a.as_composite().is_some() || b.as_composite().is_some() {
+            table.query_parts::<ShapeCastQuery>(a, pose_a, b, pose_b, args)
+        } else {
+            table
+                .cast_shapes(a, pose_a, b, pose_b, args)
+                .map(|h| (h, Parts::NONE))
+        }
+    }
+    fn ray_part(
+        shape: &dyn Shape<T>,
+        pose: &Isometry2<T>,
+        ray: &Ray<T, 2>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<u32> {
+        use shape::dim2::composite::{Compound, ConcavePolygon, Polyline, TileMap};
+        if shape.as_composite().is_none()
+            || !ray.is_valid()
+            || max_toi.is_nan()
+            || max_toi < T::zero()
+        {
+            return None;
+        }
+        let any = shape.as_any();
+        let found = if let Some(s) = any.downcast_ref::<Compound<T>>() {
+            s.cast_ray_part(pose, ray, max_toi, solid)
+        } else if let Some(s) = any.downcast_ref::<Polyline<T>>() {
+            s.cast_ray_part(pose, ray, max_toi, solid)
+        } else if let Some(s) = any.downcast_ref::<ConcavePolygon<T>>() {
+            s.cast_ray_part(pose, ray, max_toi, solid)
+        } else if let Some(s) = any.downcast_ref::<TileMap<T>>() {
+            s.cast_ray_part(pose, ray, max_toi, solid)
+        } else {
+            None
+        };
+        found.map(|(id, _)| id)
     }
     #[inline]
     fn contact_manifold_stored(
@@ -382,12 +496,21 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         b: &Stored2<T>,
         pose_b: &Isometry2<T>,
         prediction: T,
-    ) -> Result<Option<Manifold<T, 2>>, DispatchError> {
+    ) -> Result<(Option<Manifold<T, 2>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
-            (Some(x), Some(y)) => {
-                table.query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
+            (Some(x), Some(y)) => table
+                .query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
+                .map(|m| (m, Parts::NONE)),
+            _ => {
+                let (a, b) = (a.shape(), b.shape());
+                if a.as_composite().is_some() || b.as_composite().is_some() {
+                    table.query_parts::<ManifoldQuery>(a, pose_a, b, pose_b, prediction)
+                } else {
+                    table
+                        .contact_manifold(a, pose_a, b, pose_b, prediction)
+                        .map(|m| (m, Parts::NONE))
+                }
             }
-            _ => table.contact_manifold(a.shape(), pose_a, b.shape(), pose_b, prediction),
         }
     }
     fn closest_points(
@@ -418,10 +541,12 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         b: &Stored2<T>,
         pose_b: &Isometry2<T>,
         args: ShapeCastArgs<T, 2>,
-    ) -> Result<Option<ShapeCastHit<T, 2>>, DispatchError> {
+    ) -> Result<(Option<ShapeCastHit<T, 2>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
-            (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
-            _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
+            (Some(x), Some(y)) => table
+                .query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args)
+                .map(|h| (h, Parts::NONE)),
+            _ => Self::cast_shapes_with_parts(table, a.shape(), pose_a, b.shape(), pose_b, args),
         }
     }
     #[inline]
@@ -555,11 +680,47 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         pose_a: &Isometry3<T>,
         b: &Stored3<T>,
         pose_b: &Isometry3<T>,
-    ) -> Result<Option<Contact3<T>>, DispatchError> {
+    ) -> Result<(Option<Contact3<T>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
             (Some(x), Some(y)) => table.query_builtin::<ContactQuery>(x, pose_a, y, pose_b, ()),
             _ => table.contact(a.shape(), pose_a, b.shape(), pose_b),
         }
+        .map(|c| (c, Parts::NONE))
+    }
+    /// No composite shapes in 3D: the contact and [`Parts::NONE`].
+    fn contact_with_parts(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+    ) -> Result<(Option<Contact3<T>>, Parts), DispatchError> {
+        table
+            .contact(a, pose_a, b, pose_b)
+            .map(|c| (c, Parts::NONE))
+    }
+    /// No composite shapes in 3D: the hit and [`Parts::NONE`].
+    fn cast_shapes_with_parts(
+        table: &DispatchTable3<T>,
+        a: &dyn Shape3<T>,
+        pose_a: &Isometry3<T>,
+        b: &dyn Shape3<T>,
+        pose_b: &Isometry3<T>,
+        args: ShapeCastArgs<T, 3>,
+    ) -> Result<(Option<ShapeCastHit<T, 3>>, Parts), DispatchError> {
+        table
+            .cast_shapes(a, pose_a, b, pose_b, args)
+            .map(|h| (h, Parts::NONE))
+    }
+    /// No composite shapes in 3D.
+    fn ray_part(
+        _shape: &dyn Shape3<T>,
+        _pose: &Isometry3<T>,
+        _ray: &Ray<T, 3>,
+        _max_toi: T,
+        _solid: bool,
+    ) -> Option<u32> {
+        None
     }
     #[inline]
     fn contact_manifold_stored(
@@ -569,13 +730,14 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         b: &Stored3<T>,
         pose_b: &Isometry3<T>,
         prediction: T,
-    ) -> Result<Option<Manifold<T, 3>>, DispatchError> {
+    ) -> Result<(Option<Manifold<T, 3>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
             (Some(x), Some(y)) => {
                 table.query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
             }
             _ => table.contact_manifold(a.shape(), pose_a, b.shape(), pose_b, prediction),
         }
+        .map(|m| (m, Parts::NONE))
     }
     fn closest_points(
         table: &DispatchTable3<T>,
@@ -605,11 +767,12 @@ impl<T: Real> Space<T, 3> for Dim<3> {
         b: &Stored3<T>,
         pose_b: &Isometry3<T>,
         args: ShapeCastArgs<T, 3>,
-    ) -> Result<Option<ShapeCastHit<T, 3>>, DispatchError> {
+    ) -> Result<(Option<ShapeCastHit<T, 3>>, Parts), DispatchError> {
         match (a.builtin(), b.builtin()) {
             (Some(x), Some(y)) => table.query_builtin::<ShapeCastQuery>(x, pose_a, y, pose_b, args),
             _ => table.cast_shapes(a.shape(), pose_a, b.shape(), pose_b, args),
         }
+        .map(|h| (h, Parts::NONE))
     }
     #[inline]
     fn contact_parts(

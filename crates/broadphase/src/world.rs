@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use nalgebra::Point;
 use narrowphase::DispatchError;
+pub use narrowphase::composite::Parts;
 use shape::{BoundingBox, Real};
 
 use crate::GridError;
@@ -254,6 +255,12 @@ pub struct PairContact<C> {
     pub b: Handle,
     /// Their contact, in world space.
     pub contact: C,
+    /// For a pair where a shape is a composite
+    /// ([`Shape::as_composite`](shape::Shape::as_composite)): the part of
+    /// `a` and of `b` that gave the contact (`Table::query_parts`; `None`
+    /// on the side that is not a composite). [`Parts::NONE`] for every other
+    /// pair (and always in 3D).
+    pub parts: Parts,
 }
 
 /// Counts from one query.
@@ -383,7 +390,7 @@ where
 
 /// One candidate pair's narrow-phase answer: `None` when the filters reject
 /// it, else the contact (or none) or the table's error.
-type PairResult<C> = Option<Result<Option<C>, DispatchError>>;
+type PairResult<C> = Option<Result<(Option<C>, Parts), DispatchError>>;
 
 /// The answer of [`World::collisions`] in `D` dimensions.
 type Frame<T, const D: usize> =
@@ -825,16 +832,17 @@ where
         &self,
         a: u32,
         b: u32,
-        result: Result<Option<<Dim<D> as Space<T, D>>::Contact>, DispatchError>,
+        result: Result<(Option<<Dim<D> as Space<T, D>>::Contact>, Parts), DispatchError>,
         out: &mut Frame<T, D>,
     ) {
         match result {
-            Ok(Some(contact)) => out.pairs.push(PairContact {
+            Ok((Some(contact), parts)) => out.pairs.push(PairContact {
                 a: self.handle(a),
                 b: self.handle(b),
                 contact,
+                parts,
             }),
-            Ok(None) => {}
+            Ok((None, _)) => {}
             Err(e) => out.errors.push((self.handle(a), self.handle(b), e)),
         }
     }

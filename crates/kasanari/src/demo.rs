@@ -2,7 +2,7 @@
 //! benchmarks: a small random generator and the arena of moving mixed shapes.
 //! Not part of the collision API.
 
-use crate::scene::ShapeSpec;
+use crate::scene::{PartSpec, ShapeSpec, TileRow};
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): fast and deterministic, good
 /// enough to scatter shapes.
@@ -104,6 +104,38 @@ impl Arena {
         Self { side, movers }
     }
 
+    /// Adds `k` compound bodies (dumbbells, carts, crosses: see
+    /// [`compound_body`]) to the movers, drawn from their own generator so
+    /// that the first movers stay as [`Arena::new`] made them.
+    pub fn add_compounds(&mut self, k: usize, seed: u64) {
+        let mut rng = Rng::new(seed ^ 0xC0A1_E5CE_D000_0014);
+        let side = self.side;
+        for i in 0..k {
+            self.movers.push(Mover {
+                spec: compound_body(i, rng.range(0.6, 1.2)),
+                position: [rng.range(0.0, side), rng.range(2.0, side)],
+                angle: rng.range(-3.1, 3.1),
+                velocity: [rng.range(-3.0, 3.0), rng.range(-3.0, 3.0)],
+                spin: rng.range(-1.0, 1.0),
+            });
+        }
+    }
+
+    /// A tile-map floor along the bottom of the arena, in world
+    /// coordinates: a solid row of unit tiles under `y = 0` across the
+    /// whole side, with a block of two tiles standing on it every eight
+    /// tiles (steps and ledges for the shapes to run into).
+    #[must_use]
+    pub fn floor(&self) -> ShapeSpec {
+        let width = self.side.ceil().max(1.0) as usize;
+        let top = (0..width).map(|c| c % 8 == 3 || c % 8 == 4).collect();
+        ShapeSpec::TileMap {
+            origin: [0.0, -1.0],
+            tile_size: [1.0, 1.0],
+            rows: vec![TileRow(top), TileRow(vec![true; width])],
+        }
+    }
+
     /// Advances every object by `dt` seconds, bouncing off the walls.
     pub fn step(&mut self, dt: f64) {
         let side = self.side;
@@ -123,6 +155,45 @@ impl Arena {
                 m.angle -= std::f64::consts::TAU * m.angle.signum();
             }
         }
+    }
+}
+
+/// A compound body of about `size`, centred on the origin: by `k % 3`, a
+/// dumbbell (two balls on a bar), a cart (a box on two wheels) or a cross
+/// (two boxes).
+#[must_use]
+pub fn compound_body(k: usize, size: f64) -> ShapeSpec {
+    let s = size;
+    let obb = |c: [f64; 2], h: [f64; 2]| {
+        PartSpec(ShapeSpec::Obb {
+            center: c,
+            half_extents: h,
+            angle: 0.0,
+        })
+    };
+    let ball = |c: [f64; 2], r: f64| {
+        PartSpec(ShapeSpec::Circle {
+            center: c,
+            radius: r,
+        })
+    };
+    let parts = match k % 3 {
+        0 => vec![
+            ball([-s, 0.0], 0.4 * s),
+            ball([s, 0.0], 0.4 * s),
+            obb([0.0, 0.0], [s, 0.1 * s]),
+        ],
+        1 => vec![
+            obb([0.0, 0.2 * s], [s, 0.3 * s]),
+            ball([-0.6 * s, -0.3 * s], 0.3 * s),
+            ball([0.6 * s, -0.3 * s], 0.3 * s),
+        ],
+        _ => vec![obb([0.0, 0.0], [s, 0.2 * s]), obb([0.0, 0.0], [0.2 * s, s])],
+    };
+    ShapeSpec::Compound {
+        center: [0.0, 0.0],
+        angle: 0.0,
+        parts,
     }
 }
 

@@ -41,7 +41,7 @@ pub use shape;
 /// queries and the world.
 pub mod prelude {
     pub use broadphase::{
-        Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, PairContact, PairManifold,
+        Collisions, Filter, Handle, MoveHit, MoveOptions, Moved, PairContact, PairManifold, Parts,
         QueryFilter, World, World3, WorldError,
     };
     pub use narrowphase::cast::ShapeCastHit3;

@@ -19,13 +19,17 @@ use broadphase::{Filter, Handle, World};
 use nalgebra::{Isometry2, Point2, Translation2, Vector2};
 use serde::{Deserialize, Serialize};
 use shape::ShapeKind;
+use shape::dim2::composite::ConvexPart;
 use shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Ellipse, Obb, Point, Real, RoundedPolygon, Segment,
-    Shape, ShapeError, Triangle,
+    Aabb, Capsule, Circle, Compound, ConcavePolygon, ConvexPolygon, Ellipse, Obb, Point, Polyline,
+    Real, RoundedPolygon, Segment, Shape, ShapeError, TileMap, Triangle,
 };
 
 /// A shape in its local frame and the pose that places it.
 pub type PlacedShape<T> = (Box<dyn Shape<T>>, Isometry2<T>);
+
+/// A compound's part and its pose in the compound's frame.
+type PlacedPart<T> = (ConvexPart<T>, Isometry2<T>);
 
 mod casts;
 mod rays;
@@ -123,6 +127,152 @@ pub enum ShapeSpec {
         /// Rotation in radians, counter-clockwise.
         angle: f64,
     },
+    /// `{"kind":"compound","center":[x,y],"angle":radians,"parts":[SHAPE,...]}`:
+    /// convex parts (any kind above) given in the compound's own frame, whose
+    /// origin is placed at `center` and turned by `angle`. Part ids are the
+    /// indices in `parts`.
+    Compound {
+        /// Where the compound's origin is.
+        center: [f64; 2],
+        /// Rotation in radians, counter-clockwise, about `center`.
+        angle: f64,
+        /// The parts, in the compound's frame.
+        parts: Vec<PartSpec>,
+    },
+    /// `{"kind":"polyline","points":[[x,y],...],"closed":false,"one_sided":false}`:
+    /// a chain of segments (part `i` from point `i` to `i + 1`); `closed`
+    /// joins the last point back to the first; a `one_sided` chain collides
+    /// on its right side only (a floor drawn right to left faces up). Both
+    /// flags default to `false`.
+    Polyline {
+        /// The points.
+        points: Vec<[f64; 2]>,
+        /// Whether the last point joins the first.
+        #[serde(default)]
+        closed: bool,
+        /// Whether only the right side collides.
+        #[serde(default)]
+        one_sided: bool,
+    },
+    /// `{"kind":"concave_polygon","vertices":[[x,y],...]}`: a simple polygon
+    /// (either winding, saved counter-clockwise), cut into convex parts.
+    ConcavePolygon {
+        /// The vertices.
+        vertices: Vec<[f64; 2]>,
+    },
+    /// `{"kind":"tile_map","origin":[x,y],"tile_size":[w,h],"rows":["..#","###"]}`:
+    /// rows of tiles **top row first**, `#` solid and `.` empty; `origin` is
+    /// the map's bottom-left corner. Tile `(col, row)` (row counted from the
+    /// bottom) is part `row · width + col`. The map stays axis-aligned.
+    TileMap {
+        /// The bottom-left corner.
+        origin: [f64; 2],
+        /// The size of a tile.
+        tile_size: [f64; 2],
+        /// The rows, top first.
+        rows: Vec<TileRow>,
+    },
+}
+
+/// A part of a `compound`: a SHAPE of a convex kind (not a composite),
+/// checked when the file is read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ShapeSpec", into = "ShapeSpec")]
+pub struct PartSpec(pub ShapeSpec);
+
+impl TryFrom<ShapeSpec> for PartSpec {
+    type Error = String;
+    fn try_from(s: ShapeSpec) -> Result<Self, String> {
+        if s.is_composite() {
+            Err(format!(
+                "a compound's part must be a convex kind, not `{}`",
+                s.kind()
+            ))
+        } else {
+            Ok(Self(s))
+        }
+    }
+}
+
+impl From<PartSpec> for ShapeSpec {
+    fn from(p: PartSpec) -> Self {
+        p.0
+    }
+}
+
+/// A row of a `tile_map`: a string of `#` (solid) and `.` (empty), checked
+/// when the file is read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct TileRow(pub Vec<bool>);
+
+impl TryFrom<String> for TileRow {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.chars()
+            .enumerate()
+            .map(|(column, c)| match c {
+                '#' => Ok(true),
+                '.' => Ok(false),
+                other => Err(format!(
+                    "a tile row is made of '#' (solid) and '.' (empty): {other:?} at column {column} of {s:?}"
+                )),
+            })
+            .collect::<Result<Vec<bool>, String>>()
+            .map(Self)
+    }
+}
+
+impl From<TileRow> for String {
+    fn from(r: TileRow) -> Self {
+        r.0.iter().map(|&s| if s { '#' } else { '.' }).collect()
+    }
+}
+
+/// A shape that failed validation, and where in its SHAPE: `field` is empty
+/// for the shape as a whole, else a path such as `vertices[2]`, `rows[1]` or
+/// `parts[0].radius`... (`parts[0]` for a part's own error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecError {
+    /// Where in the SHAPE (empty: the shape as a whole).
+    pub field: String,
+    /// What is wrong.
+    pub error: ShapeError,
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.error)
+        } else {
+            write!(f, "{}: {}", self.field, self.error)
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl From<ShapeError> for SpecError {
+    fn from(error: ShapeError) -> Self {
+        Self {
+            field: String::new(),
+            error,
+        }
+    }
+}
+
+/// The field a vertex list's error names: `name[i]` for the errors that
+/// name a vertex or an edge (edge `i` runs from vertex `i`), else `name`.
+fn vertex_field(name: &str, e: &ShapeError) -> String {
+    match e {
+        ShapeError::NonFiniteVertex { index }
+        | ShapeError::DuplicateVertex { index }
+        | ShapeError::CollinearVertices { index }
+        | ShapeError::NotConvex { index } => format!("{name}[{index}]"),
+        ShapeError::EdgesCross { edge, .. } => format!("{name}[{edge}]"),
+        ShapeError::DegeneratePart { vertex } => format!("{name}[{vertex}]"),
+        _ => name.to_string(),
+    }
 }
 
 /// A shape entry of a scene: the shape, an optional id echoed in the output,
@@ -436,31 +586,148 @@ impl ShapeSpec {
     /// # Errors
     /// The shape's [`ShapeError`] (NaN cannot come from JSON, but sizes,
     /// degenerate or non-convex vertices can be wrong; an angle that is not
-    /// finite is `NonFinite { field: "angle" }`).
+    /// finite is `NonFinite { field: "angle" }`). [`to_placed`](Self::to_placed)
+    /// says which field too.
     pub fn to_shape<T: Real>(&self) -> Result<PlacedShape<T>, ShapeError> {
-        let angle_ok = |a: f64| {
-            if a.is_finite() {
-                Ok(a)
-            } else {
-                Err(ShapeError::NonFinite { field: "angle" })
-            }
-        };
+        self.to_placed().map_err(|e| e.error)
+    }
+
+    /// [`to_shape`](Self::to_shape), the error naming the field (and the
+    /// index) at fault: `vertices[2]`, `points[1]`, `rows[0]`, `parts[3]`,
+    /// `parts[1].vertices[0]`, or nothing for the shape as a whole.
+    ///
+    /// ```
+    /// use kasanari::scene::ShapeSpec;
+    /// let bowtie: ShapeSpec = serde_json::from_str(
+    ///     r#"{"kind":"concave_polygon","vertices":[[0,0],[1,1],[1,0],[0,1]]}"#,
+    /// ).unwrap();
+    /// let e = bowtie.to_placed::<f64>().unwrap_err();
+    /// assert_eq!(e.field, "vertices[0]");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`to_shape`](Self::to_shape), with the field.
+    pub fn to_placed<T: Real>(&self) -> Result<PlacedShape<T>, SpecError> {
+        if let Some((part, pose)) = self.to_part::<T>()? {
+            return Ok((boxed(part), pose));
+        }
         Ok(match self {
-            Self::Point { p } => (Box::new(Point::new(Point2::origin())?), pose(*p, 0.0)),
+            Self::Compound {
+                center,
+                angle,
+                parts,
+            } => {
+                let angle = finite_angle(*angle)?;
+                let parts = parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let at = |e: SpecError| SpecError {
+                            field: if e.field.is_empty() {
+                                format!("parts[{i}]")
+                            } else {
+                                format!("parts[{i}].{}", e.field)
+                            },
+                            error: e.error,
+                        };
+                        match p.0.to_part::<T>().map_err(at)? {
+                            Some((part, pose)) => Ok((pose, part)),
+                            // Unreachable through serde (`PartSpec` checks the
+                            // kind); a part built by hand is refused.
+                            None => Err(SpecError {
+                                field: format!("parts[{i}]"),
+                                error: ShapeError::NoParts,
+                            }),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, SpecError>>()?;
+                let compound = Compound::new(parts).map_err(|error| SpecError {
+                    field: match error {
+                        ShapeError::InvalidPartPose { index } => format!("parts[{index}]"),
+                        _ => "parts".into(),
+                    },
+                    error,
+                })?;
+                (Box::new(compound), pose(*center, angle))
+            }
+            Self::Polyline {
+                points,
+                closed,
+                one_sided,
+            } => {
+                let c = centroid::<T>(points);
+                let v: Vec<Point2<T>> = points.iter().map(|p| local(*p, c)).collect();
+                let chain = Polyline::new(&v, *closed).map_err(|error| SpecError {
+                    field: vertex_field("points", &error),
+                    error,
+                })?;
+                (Box::new(chain.with_one_sided(*one_sided)), pose(c, 0.0))
+            }
+            Self::ConcavePolygon { vertices } => {
+                let c = centroid::<T>(vertices);
+                let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
+                let polygon = ConcavePolygon::new(&v).map_err(|error| SpecError {
+                    field: vertex_field("vertices", &error),
+                    error,
+                })?;
+                (Box::new(polygon), pose(c, 0.0))
+            }
+            Self::TileMap {
+                origin,
+                tile_size,
+                rows,
+            } => {
+                let size = Vector2::new(T::lit(tile_size[0]), T::lit(tile_size[1]));
+                let rows: Vec<&[bool]> = rows.iter().map(|r| r.0.as_slice()).collect();
+                let map = TileMap::from_rows(size, &rows).map_err(|error| SpecError {
+                    field: match &error {
+                        ShapeError::RaggedRow { row, .. } => format!("rows[{row}]"),
+                        ShapeError::NonFinite { .. }
+                        | ShapeError::NonPositiveSize { .. }
+                        | ShapeError::TooLarge { .. } => "tile_size".into(),
+                        _ => "rows".into(),
+                    },
+                    error,
+                })?;
+                (Box::new(map), pose(*origin, 0.0))
+            }
+            // The convex kinds were answered above.
+            _ => return Err(ShapeError::NoParts.into()),
+        })
+    }
+
+    /// Whether the kind is a composite (`compound`, `polyline`,
+    /// `concave_polygon`, `tile_map`), which cannot be a compound's part.
+    #[must_use]
+    pub fn is_composite(&self) -> bool {
+        matches!(
+            self,
+            Self::Compound { .. }
+                | Self::Polyline { .. }
+                | Self::ConcavePolygon { .. }
+                | Self::TileMap { .. }
+        )
+    }
+
+    /// A convex kind as a compound's part and its pose; `None` for a
+    /// composite kind.
+    fn to_part<T: Real>(&self) -> Result<Option<PlacedPart<T>>, SpecError> {
+        Ok(Some(match self {
+            Self::Point { p } => (Point::new(Point2::origin())?.into(), pose(*p, 0.0)),
             Self::Segment { a, b } => {
                 let c = centroid::<T>(&[*a, *b]);
                 (
-                    Box::new(Segment::new(local(*a, c), local(*b, c))?),
+                    Segment::new(local(*a, c), local(*b, c))?.into(),
                     pose(c, 0.0),
                 )
             }
             Self::Circle { center, radius } => {
-                (Box::new(Circle::new(T::lit(*radius))?), pose(*center, 0.0))
+                (Circle::new(T::lit(*radius))?.into(), pose(*center, 0.0))
             }
             Self::Aabb { min, max } => {
                 let c = centroid::<T>(&[*min, *max]);
                 (
-                    Box::new(Aabb::new(local(*min, c), local(*max, c))?),
+                    Aabb::new(local(*min, c), local(*max, c))?.into(),
                     pose(c, 0.0),
                 )
             }
@@ -469,26 +736,27 @@ impl ShapeSpec {
                 half_extents,
                 angle,
             } => (
-                Box::new(Obb::new(Vector2::new(
+                Obb::new(Vector2::new(
                     T::lit(half_extents[0]),
                     T::lit(half_extents[1]),
-                ))?),
-                pose(*center, angle_ok(*angle)?),
+                ))?
+                .into(),
+                pose(*center, finite_angle(*angle)?),
             ),
             Self::Triangle { vertices } => {
                 let c = centroid::<T>(vertices);
                 let v = vertices.map(|p| local::<T>(p, c));
-                (Box::new(Triangle::new(v[0], v[1], v[2])?), pose(c, 0.0))
+                (Triangle::new(v[0], v[1], v[2])?.into(), pose(c, 0.0))
             }
             Self::Polygon { vertices } => {
                 let c = centroid::<T>(vertices);
                 let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
-                (Box::new(ConvexPolygon::new(&v)?), pose(c, 0.0))
+                (ConvexPolygon::new(&v)?.into(), pose(c, 0.0))
             }
             Self::Capsule { a, b, radius } => {
                 let c = centroid::<T>(&[*a, *b]);
                 (
-                    Box::new(Capsule::new(local(*a, c), local(*b, c), T::lit(*radius))?),
+                    Capsule::new(local(*a, c), local(*b, c), T::lit(*radius))?.into(),
                     pose(c, 0.0),
                 )
             }
@@ -497,17 +765,14 @@ impl ShapeSpec {
                 radii,
                 angle,
             } => (
-                Box::new(Ellipse::new(Vector2::new(
-                    T::lit(radii[0]),
-                    T::lit(radii[1]),
-                ))?),
-                pose(*center, angle_ok(*angle)?),
+                Ellipse::new(Vector2::new(T::lit(radii[0]), T::lit(radii[1])))?.into(),
+                pose(*center, finite_angle(*angle)?),
             ),
             Self::RoundedPolygon { vertices, radius } => {
                 let c = centroid::<T>(vertices);
                 let v: Vec<Point2<T>> = vertices.iter().map(|p| local(*p, c)).collect();
                 (
-                    Box::new(RoundedPolygon::new(&v, T::lit(*radius))?),
+                    RoundedPolygon::new(&v, T::lit(*radius))?.into(),
                     pose(c, 0.0),
                 )
             }
@@ -517,13 +782,18 @@ impl ShapeSpec {
                 radius,
                 angle,
             } => (
-                Box::new(RoundedPolygon::rounded_box(
+                RoundedPolygon::rounded_box(
                     Vector2::new(T::lit(half_extents[0]), T::lit(half_extents[1])),
                     T::lit(*radius),
-                )?),
-                pose(*center, angle_ok(*angle)?),
+                )?
+                .into(),
+                pose(*center, finite_angle(*angle)?),
             ),
-        })
+            Self::Compound { .. }
+            | Self::Polyline { .. }
+            | Self::ConcavePolygon { .. }
+            | Self::TileMap { .. } => return Ok(None),
+        }))
     }
 
     /// The kind's name as written in files.
@@ -541,7 +811,36 @@ impl ShapeSpec {
             Self::Ellipse { .. } => "ellipse",
             Self::RoundedPolygon { .. } => "rounded_polygon",
             Self::RoundedBox { .. } => "rounded_box",
+            Self::Compound { .. } => "compound",
+            Self::Polyline { .. } => "polyline",
+            Self::ConcavePolygon { .. } => "concave_polygon",
+            Self::TileMap { .. } => "tile_map",
         }
+    }
+}
+
+/// An angle that is a finite number.
+fn finite_angle(a: f64) -> Result<f64, ShapeError> {
+    if a.is_finite() {
+        Ok(a)
+    } else {
+        Err(ShapeError::NonFinite { field: "angle" })
+    }
+}
+
+/// A convex part as a shape of its own.
+fn boxed<T: Real>(part: ConvexPart<T>) -> Box<dyn Shape<T>> {
+    match part {
+        ConvexPart::Point(s) => Box::new(s),
+        ConvexPart::Segment(s) => Box::new(s),
+        ConvexPart::Circle(s) => Box::new(s),
+        ConvexPart::Aabb(s) => Box::new(s),
+        ConvexPart::Obb(s) => Box::new(s),
+        ConvexPart::Triangle(s) => Box::new(s),
+        ConvexPart::Polygon(s) => Box::new(s),
+        ConvexPart::Capsule(s) => Box::new(s),
+        ConvexPart::Ellipse(s) => Box::new(s),
+        ConvexPart::RoundedPolygon(s) => Box::new(s),
     }
 }
 
@@ -574,6 +873,16 @@ fn shape_at(i: usize, e: &Entry) -> String {
     }
 }
 
+/// `at` followed by a SHAPE's field, when there is one: `shapes[2]
+/// (tile_map) rows[1]`.
+pub(crate) fn with_field(at: String, field: &str) -> String {
+    if field.is_empty() {
+        at
+    } else {
+        format!("{at} {field}")
+    }
+}
+
 /// The world of a list of shapes (a scene's or a rays file's).
 fn build_world<T: Real>(
     shapes: &[Entry],
@@ -587,10 +896,10 @@ fn build_world<T: Real>(
     let mut handles = Vec::with_capacity(shapes.len());
     for (i, e) in shapes.iter().enumerate() {
         let at = || shape_at(i, e);
-        let (shape, pose) = e
-            .shape
-            .to_shape::<T>()
-            .map_err(|error| SceneError::Shape { at: at(), error })?;
+        let (shape, pose) = e.shape.to_placed::<T>().map_err(|e| SceneError::Shape {
+            at: with_field(at(), &e.field),
+            error: e.error,
+        })?;
         let h = world
             .insert_boxed(shape, pose, e.filter())
             .map_err(|error| SceneError::World { at: at(), error })?;
@@ -634,8 +943,10 @@ fn angle_of<T: Real>(pose: &Isometry2<T>) -> f64 {
 
 impl ShapeSpec {
     /// The spec of a built-in shape placed at `pose`, in world coordinates;
-    /// `None` for a shape that is not one of the ten built-in 2D kinds (a
-    /// rounded polygon is saved as `"rounded_polygon"`, a rounded box too).
+    /// `None` for a shape that is not one of the built-in 2D kinds (a
+    /// rounded polygon is saved as `"rounded_polygon"`, a rounded box too;
+    /// a compound's parts in its own frame; a concave polygon
+    /// counter-clockwise; a tile map's ids as `#`, solid, or `.`).
     #[must_use]
     pub fn from_shape<T: Real>(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> Option<Self> {
         let any = shape.as_any();
@@ -692,6 +1003,38 @@ impl ShapeSpec {
                 center: t,
                 radii: [r.x.as_f64(), r.y.as_f64()],
                 angle: angle_of(pose),
+            }
+        } else if let Some(s) = any.downcast_ref::<Compound<T>>() {
+            Self::Compound {
+                center: t,
+                angle: angle_of(pose),
+                parts: s
+                    .parts()
+                    .iter()
+                    .map(|(part_pose, part)| {
+                        Self::from_shape(part.as_ref().as_shape(), part_pose).map(PartSpec)
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            }
+        } else if let Some(s) = any.downcast_ref::<Polyline<T>>() {
+            Self::Polyline {
+                points: s.points().iter().map(|v| world_point(pose, *v)).collect(),
+                closed: s.is_closed(),
+                one_sided: s.is_one_sided(),
+            }
+        } else if let Some(s) = any.downcast_ref::<ConcavePolygon<T>>() {
+            Self::ConcavePolygon {
+                vertices: s.vertices().iter().map(|v| world_point(pose, *v)).collect(),
+            }
+        } else if let Some(s) = any.downcast_ref::<TileMap<T>>() {
+            let size = s.tile_size();
+            Self::TileMap {
+                origin: t,
+                tile_size: [size.x.as_f64(), size.y.as_f64()],
+                rows: (0..s.height())
+                    .rev()
+                    .map(|row| TileRow((0..s.width()).map(|col| s.is_solid(col, row)).collect()))
+                    .collect(),
             }
         } else {
             return None;

@@ -60,7 +60,7 @@ use narrowphase::{ShapeCastArgs, ShapeCastHit, ShapeCastOptions};
 use num_traits::Float;
 use shape::{BoundingBox, Real};
 
-use super::{Handle, QueryFilter, World, WorldError};
+use super::{Handle, Parts, QueryFilter, World, WorldError};
 use crate::grid::is_limit;
 use crate::space::{Dim, Space};
 
@@ -105,8 +105,8 @@ fn piece<T: Real, const D: usize>(
     out
 }
 
-/// The earliest hit so far: `(toi, id, hit)`.
-type Best<T, const D: usize> = Option<(T, u32, ShapeCastHit<T, D>)>;
+/// The earliest hit so far: `(toi, id, hit, parts)`.
+type Best<T, const D: usize> = Option<(T, u32, ShapeCastHit<T, D>, Parts)>;
 
 /// Whether `(t, id)` comes before the best so far: by time (NaN last), then
 /// by id.
@@ -114,7 +114,7 @@ type Best<T, const D: usize> = Option<(T, u32, ShapeCastHit<T, D>)>;
 fn before<T: Real, const D: usize>(t: T, id: u32, best: &Best<T, D>) -> bool {
     match best {
         None => true,
-        Some((bt, bid, _)) => match t.partial_cmp(bt) {
+        Some((bt, bid, _, _)) => match t.partial_cmp(bt) {
             Some(core::cmp::Ordering::Less) => true,
             Some(core::cmp::Ordering::Equal) => id < *bid,
             Some(core::cmp::Ordering::Greater) => false,
@@ -217,6 +217,46 @@ where
         filter: QueryFilter,
         options: ShapeCastOptions,
     ) -> Result<Option<(Handle, ShapeCastHit<T, D>)>, WorldError> {
+        self.cast_shape_parts(shape, pose, vel, max_toi, filter, options)
+            .map(|found| found.map(|(h, hit, _)| (h, hit)))
+    }
+
+    /// [`cast_shape_with_options`](Self::cast_shape_with_options) with the
+    /// parts that the hit is on when the shape or the object hit is a
+    /// composite ([`Parts`]: `a` the cast shape's part, `b` the object's;
+    /// [`Parts::NONE`] otherwise): the same hit, found by the same walk.
+    ///
+    /// # Errors
+    /// As [`cast_shape`](Self::cast_shape).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use broadphase::{QueryFilter, World};
+    /// use narrowphase::ShapeCastOptions;
+    /// use shape::{Circle, Polyline};
+    ///
+    /// let mut world = World::<f64>::new(2.0).unwrap();
+    /// let p = |x, y| Point2::new(x, y);
+    /// let ground = Polyline::new(&[p(0.0, 0.0), p(4.0, 0.0), p(8.0, 0.0)], false).unwrap();
+    /// let floor = world.insert(ground, Isometry2::identity(), Default::default()).unwrap();
+    /// let ball = Circle::new(0.5).unwrap();
+    /// let down = Vector2::new(0.0, -1.0);
+    /// let (h, hit, parts) = world
+    ///     .cast_shape_parts(&ball, &Isometry2::translation(6.0, 3.0), &down, 10.0, QueryFilter::default(), ShapeCastOptions::default())
+    ///     .unwrap()
+    ///     .unwrap();
+    /// assert_eq!((h, parts.a, parts.b), (floor, None, Some(1))); // the second segment
+    /// assert!((hit.toi - 2.5).abs() < 1e-9);
+    /// ```
+    pub fn cast_shape_parts(
+        &self,
+        shape: &<Dim<D> as Space<T, D>>::Shape,
+        pose: &<Dim<D> as Space<T, D>>::Pose,
+        vel: &SVector<T, D>,
+        max_toi: T,
+        filter: QueryFilter,
+        options: ShapeCastOptions,
+    ) -> Result<Option<(Handle, ShapeCastHit<T, D>, Parts)>, WorldError> {
         let bounds = Self::checked_bounds(shape, pose)?;
         if !vel.iter().all(|x| Float::is_finite(*x)) {
             return Err(WorldError::NonFiniteVelocity);
@@ -293,7 +333,7 @@ where
                 if !filter.accepts(handle, &o.filter) {
                     continue;
                 }
-                match <Dim<D> as Space<T, D>>::cast_shapes(
+                match <Dim<D> as Space<T, D>>::cast_shapes_with_parts(
                     &self.table,
                     shape,
                     pose,
@@ -301,12 +341,12 @@ where
                     &o.pose,
                     args,
                 ) {
-                    Ok(Some(hit)) => {
+                    Ok((Some(hit), parts)) => {
                         if before(hit.toi, id, &best) {
-                            best = Some((hit.toi, id, hit));
+                            best = Some((hit.toi, id, hit, parts));
                         }
                     }
-                    Ok(None) => {}
+                    Ok((None, _)) => {}
                     Err(e) => {
                         if failed.as_ref().is_none_or(|f| id < f.0) {
                             failed = Some((id, e));
@@ -326,6 +366,6 @@ where
                 error,
             });
         }
-        Ok(best.map(|(_, id, hit)| (self.handle(id), hit)))
+        Ok(best.map(|(_, id, hit, parts)| (self.handle(id), hit, parts)))
     }
 }

@@ -38,7 +38,7 @@ use nalgebra::SVector;
 use narrowphase::{ShapeCastArgs, ShapeCastOptions};
 use shape::{BoundingBox, Real};
 
-use super::{Frame, Handle, PairContact, World, WorldError};
+use super::{Frame, Handle, PairContact, Parts, World, WorldError};
 use crate::space::{Dim, Space};
 
 /// The buffers of the sweep, kept between queries.
@@ -202,7 +202,7 @@ where
         b: u32,
         pose_b: &<Dim<D> as Space<T, D>>::Pose,
         vel_b: SVector<T, D>,
-    ) -> Result<Option<narrowphase::ShapeCastHit<T, D>>, narrowphase::DispatchError> {
+    ) -> Result<(Option<narrowphase::ShapeCastHit<T, D>>, Parts), narrowphase::DispatchError> {
         let args = ShapeCastArgs {
             vel_a,
             vel_b,
@@ -223,17 +223,21 @@ where
         &self,
         a: u32,
         b: u32,
-        result: Result<Option<narrowphase::ShapeCastHit<T, D>>, narrowphase::DispatchError>,
+        result: Result<
+            (Option<narrowphase::ShapeCastHit<T, D>>, Parts),
+            narrowphase::DispatchError,
+        >,
         out: &mut Frame<T, D>,
     ) {
         let (ha, hb) = (self.handle(a), self.handle(b));
         match result {
-            Ok(Some(contact)) => out.swept.push(PairContact {
+            Ok((Some(contact), parts)) => out.swept.push(PairContact {
                 a: ha,
                 b: hb,
                 contact,
+                parts,
             }),
-            Ok(None) => {}
+            Ok((None, _)) => {}
             Err(e) => {
                 if !out.errors.iter().any(|(x, y, _)| (*x, *y) == (ha, hb)) {
                     out.errors.push((ha, hb, e));

@@ -57,7 +57,7 @@ use narrowphase::{DispatchError, Feature, FeatureId, MAX_MANIFOLD_POINTS};
 use num_traits::Float;
 use shape::{BoundingBox, Real};
 
-use super::{Frame, Handle, World, WorldError};
+use super::{Frame, Handle, Parts, World, WorldError};
 use crate::space::{ContactType, Dim, Space, rounding_margin};
 
 /// The manifold type of dimension `D` (`narrowphase::Manifold<T, D>`).
@@ -82,6 +82,12 @@ pub struct PairManifold<M> {
     /// replaced, manifolds turned off since). Entries past the manifold's
     /// points are `None`.
     pub matched: [Option<u8>; MAX_MANIFOLD_POINTS],
+    /// For a pair where a shape is a composite: the parts of `a` and `b`
+    /// of the deepest part pair, whose manifold the others' points were
+    /// merged into (`Table::query_parts`); [`Parts::NONE`] for every other
+    /// pair. The matches above follow feature ids, which for a composite
+    /// are the parts' own features.
+    pub parts: Parts,
 }
 
 /// A pair's feature ids at the previous query.
@@ -117,7 +123,7 @@ impl PairIds {
 /// One candidate pair's manifold: `None` when the filters reject it, else the
 /// manifold (or none) or the table's error.
 type PairManifoldResult<T, const D: usize> =
-    Option<Result<Option<ManifoldOf<T, D>>, DispatchError>>;
+    Option<Result<(Option<ManifoldOf<T, D>>, Parts), DispatchError>>;
 
 /// The world's manifold settings and history.
 pub(super) struct ManifoldState<T: Real, const D: usize>
@@ -425,18 +431,19 @@ where
         &self,
         a: u32,
         b: u32,
-        manifold: Result<Option<ManifoldOf<T, D>>, DispatchError>,
+        manifold: Result<(Option<ManifoldOf<T, D>>, Parts), DispatchError>,
         failed: &mut FailedContacts,
         out: &mut Frame<T, D>,
     ) {
         match manifold {
-            Ok(Some(manifold)) => out.manifolds.push(PairManifold {
+            Ok((Some(manifold), parts)) => out.manifolds.push(PairManifold {
                 a: self.handle(a),
                 b: self.handle(b),
                 manifold,
                 matched: [None; MAX_MANIFOLD_POINTS],
+                parts,
             }),
-            Ok(None) => {}
+            Ok((None, _)) => {}
             Err(e) => {
                 let (ha, hb) = (self.handle(a), self.handle(b));
                 if !failed.contains(out, ha, hb) {

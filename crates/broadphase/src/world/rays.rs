@@ -534,6 +534,73 @@ where
         Ok(best.map(|b| (self.handle(b.id), b.hit)))
     }
 
+    /// [`cast_ray`](Self::cast_ray) with the part of the object hit when
+    /// that object is one of the built-in composite shapes (`Compound`,
+    /// `Polyline`, `ConcavePolygon`, `TileMap`): the part id its own
+    /// `cast_ray_part` names for the same ray (the earliest part hit, ties
+    /// to the lower id), `None` for any other shape. The hit is
+    /// [`cast_ray`](Self::cast_ray)'s; the part costs one more ray cast
+    /// against the object hit.
+    ///
+    /// # Errors
+    /// As [`cast_ray`](Self::cast_ray).
+    ///
+    /// ```
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use broadphase::{QueryFilter, World};
+    /// use shape::{Ray, TileMap};
+    ///
+    /// let mut world = World::<f64>::new(2.0).unwrap();
+    /// // Two rows, top first: a step on the right.
+    /// let map = TileMap::from_rows(Vector2::new(1.0, 1.0), &[[false, false, true], [true, true, true]]).unwrap();
+    /// let level = world.insert(map, Isometry2::identity(), Default::default()).unwrap();
+    /// let down = Ray::new(Point2::new(2.5, 5.0), Vector2::new(0.0, -1.0));
+    /// let (h, hit, part) = world.cast_ray_part(&down, f64::INFINITY, QueryFilter::default()).unwrap().unwrap();
+    /// // The top of the step: tile (col 2, row 1), id row · width + col = 5.
+    /// assert_eq!((h, hit.toi, part), (level, 3.0, Some(5)));
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn cast_ray_part(
+        &self,
+        ray: &Ray<T, D>,
+        max_toi: T,
+        filter: QueryFilter,
+    ) -> Result<Option<(Handle, RayHit<T, D>, Option<u32>)>, WorldError> {
+        let Some((h, hit)) = self.cast_ray(ray, max_toi, filter)? else {
+            return Ok(None);
+        };
+        let part = self.ray_part(h, ray, max_toi, filter.solid)?;
+        Ok(Some((h, hit, part)))
+    }
+
+    /// The part of object `h` that `ray`'s first hit on it (up to
+    /// `max_toi`, solid or hollow) is on, when the object is one of the
+    /// built-in composite shapes; `None` for any other shape, or when the
+    /// ray misses it. For the hits of [`cast_ray_with`](Self::cast_ray_with)
+    /// and [`cast_ray_all`](Self::cast_ray_all).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidRay`], [`WorldError::InvalidMaxToi`] as for
+    /// [`cast_ray`](Self::cast_ray); [`WorldError::StaleHandle`] or
+    /// [`WorldError::ForeignHandle`] for a handle that names no object here.
+    pub fn ray_part(
+        &self,
+        h: Handle,
+        ray: &Ray<T, D>,
+        max_toi: T,
+        solid: bool,
+    ) -> Result<Option<u32>, WorldError> {
+        Self::check_ray(ray, max_toi)?;
+        let o = self.get(h)?;
+        Ok(<Dim<D> as Space<T, D>>::ray_part(
+            o.shape(),
+            o.pose(),
+            ray,
+            max_toi,
+            solid,
+        ))
+    }
+
     /// Every hit of `ray` (up to `max_toi`) over the objects `filter`
     /// accepts, handed to `callback` in nondecreasing time of impact, ties by
     /// handle, until it returns [`ControlFlow::Break`]. The hits are the

@@ -55,7 +55,7 @@ use narrowphase::{ShapeCastHit, ShapeCastOptions, ShapeCastStatus};
 use num_traits::Float;
 use shape::Real;
 
-use super::{Handle, QueryFilter, World, WorldError};
+use super::{Handle, Parts, QueryFilter, World, WorldError};
 use crate::space::{Dim, Space};
 
 /// The options of [`World::move_and_slide`].
@@ -112,6 +112,10 @@ pub struct MoveHit<T: Real, const D: usize> {
     pub handle: Handle,
     /// The hit (normal from the moving shape to the object).
     pub hit: ShapeCastHit<T, D>,
+    /// When the moving shape or the object is a composite: the part of each
+    /// that the hit (or the depenetration contact) is on, `a` the moving
+    /// shape's, `b` the object's; [`Parts::NONE`] otherwise.
+    pub parts: Parts,
 }
 
 /// The answer of [`World::move_and_slide`].
@@ -187,7 +191,7 @@ where
         let mut inside = self.overlapping(shape, &pos, filter, &[])?;
         let started_inside = !inside.is_empty();
         for _ in 0..options.max_iterations {
-            let Some((handle, contact)) = self.deepest(shape, &pos, &inside)? else {
+            let Some((handle, contact, parts)) = self.deepest(shape, &pos, &inside)? else {
                 break;
             };
             let (n, depth, point_a, point_b) = <Dim<D> as Space<T, D>>::contact_parts(&contact);
@@ -209,6 +213,7 @@ where
                     point_b,
                     status: ShapeCastStatus::Penetrating,
                 },
+                parts,
             });
             pos = candidate;
             moved += push;
@@ -223,11 +228,10 @@ where
             if remaining.iter().all(|x| *x == T::zero()) {
                 break;
             }
-            let cast =
-                self.cast_shape_with_options(shape, &pos, &remaining, T::one(), filter, slide)?;
+            let cast = self.cast_shape_parts(shape, &pos, &remaining, T::one(), filter, slide)?;
             let t = match &cast {
                 None => T::one(),
-                Some((_, hit)) => {
+                Some((_, hit, _)) => {
                     let vn = remaining.dot(&hit.normal);
                     if vn > T::zero() {
                         Float::max(hit.toi - skin / vn, T::zero())
@@ -270,10 +274,10 @@ where
                     break;
                 }
             }
-            let Some((handle, hit)) = cast else {
+            let Some((handle, hit, parts)) = cast else {
                 break;
             };
-            hits.push(MoveHit { handle, hit });
+            hits.push(MoveHit { handle, hit, parts });
             let rest = remaining * (T::one() - t);
             let rn = rest.dot(&hit.normal);
             remaining = if rn > T::zero() {
@@ -357,19 +361,25 @@ where
         shape: &<Dim<D> as Space<T, D>>::Shape,
         pose: &<Dim<D> as Space<T, D>>::Pose,
         among: &[Handle],
-    ) -> Result<Option<(Handle, <Dim<D> as Space<T, D>>::Contact)>, WorldError> {
-        let mut best: Option<(T, Handle, <Dim<D> as Space<T, D>>::Contact)> = None;
+    ) -> Result<Option<(Handle, <Dim<D> as Space<T, D>>::Contact, Parts)>, WorldError> {
+        let mut best: Option<(T, Handle, <Dim<D> as Space<T, D>>::Contact, Parts)> = None;
         for &handle in among {
             let o = self.object(handle.index);
-            let c = <Dim<D> as Space<T, D>>::contact(&self.table, shape, pose, o.shape(), &o.pose)
-                .map_err(|error| WorldError::Narrowphase { handle, error })?;
+            let (c, parts) = <Dim<D> as Space<T, D>>::contact_with_parts(
+                &self.table,
+                shape,
+                pose,
+                o.shape(),
+                &o.pose,
+            )
+            .map_err(|error| WorldError::Narrowphase { handle, error })?;
             if let Some(c) = c {
                 let depth = <Dim<D> as Space<T, D>>::contact_parts(&c).1;
                 if best.as_ref().is_none_or(|b| depth > b.0) {
-                    best = Some((depth, handle, c));
+                    best = Some((depth, handle, c, parts));
                 }
             }
         }
-        Ok(best.map(|(_, h, c)| (h, c)))
+        Ok(best.map(|(_, h, c, parts)| (h, c, parts)))
     }
 }

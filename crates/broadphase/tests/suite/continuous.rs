@@ -101,6 +101,7 @@ fn brute_swept<T: Real>(
                     a: hs[a],
                     b: hs[b],
                     contact: hit,
+                    parts: broadphase::Parts::NONE,
                 });
             }
         }

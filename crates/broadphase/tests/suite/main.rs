@@ -7,6 +7,7 @@
 #[path = "../../../shape/tests/common/mod.rs"]
 mod common;
 
+mod composites;
 mod continuous;
 mod far;
 mod grid;

@@ -19,7 +19,8 @@
 //! ```
 
 use nalgebra::Vector2;
-use narrowphase::{ShapeCastHit, ShapeCastOptions};
+use narrowphase::composite::Parts;
+use narrowphase::{ShapeCastArgs, ShapeCastHit, ShapeCastOptions, ShapeCastQuery};
 use serde::{Deserialize, Serialize};
 use shape::Real;
 
@@ -137,10 +138,22 @@ impl CastSpec {
     /// for a velocity beyond `T`'s range or a negative `max_toi`,
     /// [`SceneError::Query`] when the narrow phase cannot answer.
     pub fn answer<T: Real>(&self) -> Result<Option<ShapeCastHit<T>>, SceneError> {
+        self.answer_with_parts().map(|(hit, _)| hit)
+    }
+
+    /// [`answer`](Self::answer) with the parts the hit is on when a shape is
+    /// a composite (`Table::query_parts`: the same hit), [`Parts::NONE`]
+    /// otherwise.
+    ///
+    /// # Errors
+    /// As [`answer`](Self::answer).
+    pub fn answer_with_parts<T: Real>(
+        &self,
+    ) -> Result<(Option<ShapeCastHit<T>>, Parts), SceneError> {
         let shape = |s: &ShapeSpec, at: &str| {
-            s.to_shape::<T>().map_err(|error| SceneError::Shape {
-                at: format!("{at} ({})", s.kind()),
-                error,
+            s.to_placed::<T>().map_err(|e| SceneError::Shape {
+                at: super::with_field(format!("{at} ({})", s.kind()), &e.field),
+                error: e.error,
             })
         };
         let (a, pa) = shape(&self.a, "a")?;
@@ -177,11 +190,25 @@ impl CastSpec {
         let options = ShapeCastOptions {
             stop_at_penetration: self.stop_at_penetration,
         };
-        narrowphase::cast_shapes(a.as_ref(), &pa, &va, b.as_ref(), &pb, &vb, max_toi, options)
-            .map_err(|error| SceneError::Query {
-                at: format!("{} × {}", self.a.kind(), self.b.kind()),
-                error,
-            })
+        let at = |error| SceneError::Query {
+            at: format!("{} × {}", self.a.kind(), self.b.kind()),
+            error,
+        };
+        if self.a.is_composite() || self.b.is_composite() {
+            let args = ShapeCastArgs {
+                vel_a: va,
+                vel_b: vb,
+                max_toi,
+                options,
+            };
+            narrowphase::DispatchTable::<T>::new()
+                .query_parts::<ShapeCastQuery>(a.as_ref(), &pa, b.as_ref(), &pb, args)
+                .map_err(at)
+        } else {
+            narrowphase::cast_shapes(a.as_ref(), &pa, &va, b.as_ref(), &pb, &vb, max_toi, options)
+                .map(|hit| (hit, Parts::NONE))
+                .map_err(at)
+        }
     }
 }
 
@@ -192,11 +219,27 @@ impl CastsFile {
     /// As [`CastSpec::answer`], the place prefixed with the cast:
     /// `casts[2].b (circle): ...`.
     pub fn answers<T: Real>(&self) -> Result<Vec<Option<ShapeCastHit<T>>>, SceneError> {
+        Ok(self
+            .answers_with_parts()?
+            .into_iter()
+            .map(|(hit, _)| hit)
+            .collect())
+    }
+
+    /// Every cast's answer with its parts
+    /// ([`CastSpec::answer_with_parts`]), in order.
+    ///
+    /// # Errors
+    /// As [`answers`](Self::answers).
+    #[allow(clippy::type_complexity)]
+    pub fn answers_with_parts<T: Real>(
+        &self,
+    ) -> Result<Vec<(Option<ShapeCastHit<T>>, Parts)>, SceneError> {
         self.casts
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                c.answer::<T>().map_err(|e| match e {
+                c.answer_with_parts::<T>().map_err(|e| match e {
                     SceneError::Shape { at, error } => SceneError::Shape {
                         at: format!("casts[{i}].{at}"),
                         error,

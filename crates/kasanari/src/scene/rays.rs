@@ -342,6 +342,19 @@ impl<T: Real> RaysWorld<T> {
         Ok(found.and_then(|(h, hit)| self.index_of(h).map(|i| (i, hit))))
     }
 
+    /// The part of shape `index` (a composite) that `query`'s first hit on
+    /// it is on ([`broadphase::World::ray_part`]); `None` for a shape that
+    /// is not a composite, an index past the shapes, or a miss.
+    #[must_use]
+    pub fn hit_part(&self, query: &RayQuery<T>, index: usize) -> Option<u32> {
+        let h = *self.shapes.handles.get(index)?;
+        self.shapes
+            .world
+            .ray_part(h, &query.ray, query.max_toi, query.solid)
+            .ok()
+            .flatten()
+    }
+
     /// The file index of the shape behind a handle.
     fn index_of(&self, handle: Handle) -> Option<usize> {
         self.shapes.handles.binary_search(&handle).ok()

@@ -311,13 +311,18 @@ fn small_arena_runs_and_draws() {
     ]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
+    // 300 shapes, 3 compound bodies (one per hundred, at least three) and
+    // the tile-map floor.
     assert!(
-        out.contains("objects                   300")
-            && out.contains("all pairs (nC2)           44850"),
+        out.contains("objects                   304")
+            && out.contains("all pairs (nC2)           46056")
+            && out.contains("with a composite / frame"),
         "{out}"
     );
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("fill=\"#f4a261\""));
+    // The floor's merged bottom row, as wide as the arena (⌈√1800⌉ = 43 tiles).
+    assert!(picture.contains("width=\"43\" height=\"1\""), "no floor");
     std::fs::remove_file(&svg).ok();
     let o = run(&[
         "--n",

@@ -22,6 +22,7 @@ mod cli;
 mod far_files;
 mod fuzz_regressions;
 mod hostile_scene;
+mod level;
 mod platformer;
 mod pyramid;
 mod rays;

@@ -758,3 +758,98 @@ fn the_page_previews_a_cast_and_plays_the_arena() {
     drop(browser);
     server.quit();
 }
+
+/// The level scene (`docs/examples/level.json`: a tile map, a one-sided
+/// chain, a concave polygon and a compound) in the browser: the composite
+/// pairs are listed with their parts, the server's frame carries what the
+/// page draws them from (specs, a concave polygon's parts), and a ball
+/// dragged onto the chain shows the new pair with the segment it rests on.
+#[test]
+fn the_level_scene_shows_composite_pairs_in_the_browser() {
+    let server = Server::start(&["docs/examples/level.json"]);
+    let frame = server.json("GET", "/api/frame", "");
+    let kinds: Vec<&str> = frame["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &kinds[..4],
+        &["tile_map", "polyline", "concave_polygon", "compound"]
+    );
+    assert_eq!(
+        frame["shapes"][0]["spec"]["rows"][0],
+        json!("...........#####")
+    );
+    assert_eq!(frame["shapes"][2]["pieces"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        frame["shapes"][3]["spec"]["parts"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert!(frame["shapes"][4].get("pieces").is_none());
+    // ground × cart: tile 23 under the left wheel (part 1).
+    let cart = frame["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["a"] == json!(0) && p["b"] == json!(3))
+        .unwrap_or_else(|| panic!("{}", frame["pairs"]));
+    assert_eq!(cart["parts"], json!([23, 1]));
+
+    let mut browser = Browser::open(&format!("http://{}/", server.addr));
+    browser.wait_for("window.testbed !== undefined && testbed.frame !== null && !testbed.busy");
+    let listed =
+        "Array.from(document.querySelectorAll('#pairs li')).map(li => li.textContent).join('\\n')";
+    let before = browser.eval(listed);
+    let before = before.as_str().unwrap();
+    assert!(before.contains("ground × cart"), "{before}");
+    assert!(before.contains("parts 23, 1"), "{before}");
+    assert!(!before.contains("bird"), "{before}");
+    // Drag the bird (a ball at (4, 6)) onto the ledge's third segment, its
+    // bottom 0.2 below it at x = -5.5.
+    let (x0, y0) = browser.screen([4.0, 6.0]);
+    let (x1, y1) = browser.screen([-5.5, 4.3]);
+    browser.mouse("mousePressed", x0, y0, 0);
+    for k in 1..=10 {
+        let t = f64::from(k) / 10.0;
+        browser.mouse("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, 0);
+    }
+    browser.mouse("mouseReleased", x1, y1, 0);
+    browser.wait_for("!testbed.busy");
+    let after = browser.eval(listed);
+    let after = after.as_str().unwrap();
+    assert!(
+        after
+            .lines()
+            .any(|l| l.starts_with("ledge × bird") && l.ends_with("parts 2, -")),
+        "the dragged bird shows no pair with the ledge's segment 2:\n{after}"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('status').textContent"),
+        json!("")
+    );
+    // The composites can be picked too: the rock (the concave polygon) is
+    // found under the mouse inside its foot, not in its notch.
+    let pick = |b: &mut Browser, p: [f64; 2]| {
+        b.eval(&format!(
+            "testbed.shapeAt(...testbed.toScreen([{}, {}]))",
+            p[0], p[1]
+        ))
+    };
+    assert_eq!(pick(&mut browser, [-4.0, 0.5]), json!(2));
+    assert_eq!(pick(&mut browser, [-4.0, 2.0]), json!(-1));
+    // The cart's body (a part of the compound), and a tile of the ground.
+    assert_eq!(pick(&mut browser, [0.5, 1.2]), json!(3));
+    assert_eq!(pick(&mut browser, [5.0, -1.5]), json!(0));
+    let shot = browser.call("Page.captureScreenshot", json!({"format": "png"}));
+    let png = base64(shot["data"].as_str().unwrap());
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("testbed-level.png");
+    std::fs::write(&path, &png).unwrap();
+    eprintln!("screenshot: {}", path.display());
+    drop(browser);
+    server.quit();
+}

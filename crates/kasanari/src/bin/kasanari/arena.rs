@@ -27,6 +27,8 @@ pub fn run(o: &ArenaOptions) -> Result<(), String> {
 struct Totals {
     candidates: u64,
     colliding: u64,
+    /// Colliding pairs with a composite (the floor or a compound body), 2D.
+    composite: u64,
     frames_ms: Vec<f64>,
 }
 
@@ -92,6 +94,12 @@ impl Totals {
             "  colliding pairs / frame   {:.0} (mean)",
             self.colliding as f64 / frames
         );
+        if dims == "2D" {
+            say!(
+                "  with a composite / frame  {:.1} (mean: the floor, the compound bodies)",
+                self.composite as f64 / frames
+            );
+        }
         say!("  frame time                median {median:.2} ms, 99th percentile {p99:.2} ms");
         say!(
             "  share of a 16.7 ms frame  {:.0}% (median), {:.0}% (99th percentile)",
@@ -108,8 +116,17 @@ fn pose2<T: Real>(p: [f64; 2], angle: f64) -> Isometry2<T> {
 
 fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
     let mut arena = Arena::new(o.n, o.seed);
+    // A few compound bodies among the shapes (one per hundred, at least
+    // three), and a tile-map floor along the bottom.
+    let compounds = (o.n / 100).max(3);
+    arena.add_compounds(compounds, o.seed);
+    let floor = arena.floor();
     let mut world =
         World::<T>::new(T::lit(o.cell_size.unwrap_or(1.0))).map_err(|e| e.to_string())?;
+    let (floor_shape, floor_pose) = floor.to_shape::<T>().map_err(|e| e.to_string())?;
+    let floor_handle = world
+        .insert_boxed(floor_shape, floor_pose, Filter::ALL)
+        .map_err(|e| e.to_string())?;
     // Each object: its shape around its own centre (the spec's centroid pose,
     // composed with the mover's pose every frame).
     let mut objects = Vec::with_capacity(o.n);
@@ -129,7 +146,7 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         "f64"
     };
     say!(
-        "arena: {} shapes of 9 kinds in a {:.0} × {:.0} square, {} frames at 60 fps, {precision}, cell size {}",
+        "arena: {} shapes of 9 kinds, {compounds} compound bodies and a tile-map floor in a {:.0} × {:.0} square, {} frames at 60 fps, {precision}, cell size {}",
         o.n,
         arena.side,
         arena.side,
@@ -145,21 +162,28 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
                 .set_pose(*h, pose2::<T>(m.position, m.angle) * local)
                 .map_err(|e| e.to_string())?;
         }
-        let stats = world.collisions().stats;
+        let frame_out = world.collisions();
+        let stats = frame_out.stats;
+        totals.composite += frame_out
+            .pairs
+            .iter()
+            .filter(|p| p.parts != Parts::NONE)
+            .count() as u64;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
             totals.progress(frame, o.frames, &stats);
         }
     }
-    let n = o.n as u64;
-    totals.summary(o.n, n * n.saturating_sub(1) / 2, precision, "2D")?;
+    let n = world.len() as u64;
+    totals.summary(world.len(), n * n.saturating_sub(1) / 2, precision, "2D")?;
     if let Some(path) = &o.svg {
         world.collisions();
         let hits = world.last_collisions();
         let errors = hits.errors.len();
         let hit: HashSet<Handle> = hits.pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-        let mut canvas = Canvas::new([0.0, 0.0], [arena.side, arena.side], 1400.0);
+        let mut canvas = Canvas::new([0.0, -1.0], [arena.side, arena.side], 1400.0);
         canvas.grid(world.grid().cell_size().as_f64());
+        canvas.shape(&floor, [0.0, 0.0], 0.0, hit.contains(&floor_handle));
         for (m, (h, _)) in arena.movers.iter().zip(&objects) {
             canvas.shape(&m.spec, m.position, m.angle, hit.contains(h));
         }
@@ -173,7 +197,7 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         }
         let title = format!(
             "kasanari arena: {} shapes, frame {}, {} colliding pairs (filled), contact normals in red, grid cell {}",
-            o.n,
+            world.len(),
             o.frames,
             hits.pairs.len(),
             world.grid().cell_size()
@@ -183,7 +207,7 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
         say!(
             "  picture                   {} ({} shapes, {} contacts)",
             path.display(),
-            o.n,
+            world.len(),
             hits.pairs.len()
         );
         if errors > 0 {

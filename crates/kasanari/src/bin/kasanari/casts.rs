@@ -21,6 +21,9 @@ struct CastAnswer {
     point_b: Option<[f64; 2]>,
     /// `"hit"` (apart at time 0) or `"penetrating"` (touching at time 0).
     status: Option<&'static str>,
+    /// Only for a hit with a composite: the part of `a` and of `b`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<crate::files::PartIds>,
 }
 
 pub fn run(o: &FileOptions) -> Result<(), String> {
@@ -39,19 +42,25 @@ fn status(s: ShapeCastStatus) -> &'static str {
 }
 
 fn run_in<T: Real>(o: &FileOptions, file: &CastsFile) -> Result<(), String> {
-    let answers = file
-        .answers::<T>()
+    let with_parts = file
+        .answers_with_parts::<T>()
         .map_err(|e| format!("{}: {e}", o.file.display()))?;
+    let answers: Vec<Option<ShapeCastHit<T>>> = with_parts.iter().map(|(h, _)| *h).collect();
     if o.json {
         let out: Vec<CastAnswer> = answers
             .iter()
-            .map(|a| CastAnswer {
+            .zip(&with_parts)
+            .zip(&file.casts)
+            .map(|((a, (_, parts)), c)| CastAnswer {
                 hit: a.is_some(),
                 toi: a.map(|h| num(h.toi)),
                 normal: a.map(|h| [num(h.normal.x), num(h.normal.y)]),
                 point_a: a.map(|h| point(&h.point_a)),
                 point_b: a.map(|h| point(&h.point_b)),
                 status: a.map(|h| status(h.status)),
+                parts: a.and_then(|_| {
+                    crate::files::part_ids(*parts, c.a.is_composite() || c.b.is_composite())
+                }),
             })
             .collect();
         say!(

@@ -2,6 +2,8 @@
 
 use std::collections::HashSet;
 
+use kasanari::narrowphase::composite::Parts;
+use kasanari::narrowphase::{ClosestPointsQuery, ContactQuery, ManifoldQuery};
 use kasanari::prelude::*;
 use kasanari::scene::{self, ShapeSpec};
 use kasanari::serde_json::{self, Value, json};
@@ -21,6 +23,19 @@ struct ScenePair {
     depth: f64,
     point_a: [f64; 2],
     point_b: [f64; 2],
+    /// Only for a pair with a composite: the part of `a` and of `b` (`null`
+    /// for a shape that is not a composite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<PartIds>,
+}
+
+/// The parts of a pair's answer: `[part of a, part of b]`, each a part id or
+/// `null`.
+pub(crate) type PartIds = [Option<u32>; 2];
+
+/// The parts as printed, `None` (no field) for a pair without a composite.
+pub(crate) fn part_ids(p: Parts, composite: bool) -> Option<PartIds> {
+    composite.then_some([p.a, p.b])
 }
 
 /// One answer of a pairs file, as printed by `--json` (fields in this order).
@@ -35,6 +50,20 @@ struct PairAnswer {
     closest_a: Option<[f64; 2]>,
     closest_b: Option<[f64; 2]>,
     manifold: Option<ManifoldAnswer>,
+    /// Only for a pair with a composite: the parts behind each answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<PairParts>,
+}
+
+/// The parts of a composite pair's answers (`docs/scene-format.md`).
+#[derive(Serialize)]
+struct PairParts {
+    /// The contact's (`null` when apart).
+    contact: Option<PartIds>,
+    /// The closest points' (`null` when intersecting).
+    closest: Option<PartIds>,
+    /// The manifold's deepest part pair (`null` without a manifold).
+    manifold: Option<PartIds>,
 }
 
 /// A pair's contact manifold, as printed by `--json`.
@@ -123,13 +152,17 @@ fn scene_in<T: Real>(o: &FileOptions, file: &scene::Scene) -> Result<(), String>
             .iter()
             .map(|p| {
                 let c = p.contact;
+                let (i, j) = (index[&p.a], index[&p.b]);
+                let composite =
+                    file.shapes[i].shape.is_composite() || file.shapes[j].shape.is_composite();
                 ScenePair {
-                    a: id_of(file, index[&p.a]),
-                    b: id_of(file, index[&p.b]),
+                    a: id_of(file, i),
+                    b: id_of(file, j),
                     normal: [num(c.normal.x), num(c.normal.y)],
                     depth: num(c.depth),
                     point_a: point(&c.point_a),
                     point_b: point(&c.point_b),
+                    parts: part_ids(p.parts, composite),
                 }
             })
             .collect();
@@ -148,12 +181,13 @@ fn scene_in<T: Real>(o: &FileOptions, file: &scene::Scene) -> Result<(), String>
             let (i, j) = (index[&p.a], index[&p.b]);
             let c = p.contact;
             say!(
-                "  {} × {}: normal ({:.4}, {:.4}), depth {:.6}",
+                "  {} × {}: normal ({:.4}, {:.4}), depth {:.6}{}",
                 file.shapes[i].label(i),
                 file.shapes[j].label(j),
                 num(c.normal.x),
                 num(c.normal.y),
-                num(c.depth)
+                num(c.depth),
+                parts_text(p.parts)
             );
         }
     }
@@ -213,22 +247,35 @@ pub fn pairs(o: &FileOptions) -> Result<(), String> {
     }
 }
 
+/// `" (parts a, b)"` for the text output, naming the parts of a pair's
+/// composites (empty without one).
+pub(crate) fn parts_text(p: Parts) -> String {
+    let one = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |i| i.to_string());
+    if p == Parts::NONE {
+        String::new()
+    } else {
+        format!(" (parts {}, {})", one(p.a), one(p.b))
+    }
+}
+
 fn build<T: Real>(
     o: &FileOptions,
     spec: &ShapeSpec,
     at: String,
 ) -> Result<scene::PlacedShape<T>, String> {
-    spec.to_shape::<T>()
+    spec.to_placed::<T>()
         .map_err(|e| format!("{}: {at} ({}): {e}", o.file.display(), spec.kind()))
 }
 
 /// A pair's answers: the contact, the closest points, the box around both
-/// shapes (for the picture) and the contact manifold.
+/// shapes (for the picture), the contact manifold, and for a composite pair
+/// the parts of the contact, the closest points and the manifold.
 type PairOut<T> = (
     Option<Contact<T>>,
     ClosestPoints<T>,
     kasanari::shape::BoundingBox2<T>,
     Option<Manifold<T>>,
+    Option<[Parts; 3]>,
 );
 
 fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), String> {
@@ -248,12 +295,32 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
         let manifold = table
             .contact_manifold(a.as_ref(), &pa, b.as_ref(), &pb, prediction)
             .map_err(|e| format!("pairs[{i}]: {e}"))?;
-        out.push((c, closest, bounds, manifold));
+        let parts = if p.a.is_composite() || p.b.is_composite() {
+            let err = |e| format!("pairs[{i}]: {e}");
+            let (a, b) = (a.as_ref(), b.as_ref());
+            Some([
+                table
+                    .query_parts::<ContactQuery>(a, &pa, b, &pb, ())
+                    .map_err(err)?
+                    .1,
+                table
+                    .query_parts::<ClosestPointsQuery>(a, &pa, b, &pb, T::infinity())
+                    .map_err(err)?
+                    .1,
+                table
+                    .query_parts::<ManifoldQuery>(a, &pa, b, &pb, prediction)
+                    .map_err(err)?
+                    .1,
+            ])
+        } else {
+            None
+        };
+        out.push((c, closest, bounds, manifold, parts));
     }
     if o.json {
         let json: Vec<PairAnswer> = out
             .iter()
-            .map(|(c, closest, _, manifold)| {
+            .map(|(c, closest, _, manifold, parts)| {
                 let apart = match closest {
                     ClosestPoints::WithinMargin {
                         point_a,
@@ -273,6 +340,11 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
                     closest_a: apart.map(|(p, _, _)| p),
                     closest_b: apart.map(|(_, q, _)| q),
                     manifold: manifold.as_ref().map(manifold_answer),
+                    parts: parts.map(|[pc, pd, pm]| PairParts {
+                        contact: c.map(|_| [pc.a, pc.b]),
+                        closest: apart.map(|_| [pd.a, pd.b]),
+                        manifold: manifold.map(|_| [pm.a, pm.b]),
+                    }),
                 }
             })
             .collect();
@@ -281,10 +353,13 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
             serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
         );
     } else {
-        for (i, (p, (c, closest, _, manifold))) in file.pairs.iter().zip(&out).enumerate() {
+        for (i, (p, (c, closest, _, manifold, parts))) in file.pairs.iter().zip(&out).enumerate() {
+            let named = parts.map_or_else(String::new, |[pc, pd, _]| {
+                parts_text(if c.is_some() { pc } else { pd })
+            });
             match c {
                 Some(c) => say!(
-                    "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4})",
+                    "pair {i} ({} × {}): intersects, depth {:.6}, normal ({:.4}, {:.4}){named}",
                     p.a.kind(),
                     p.b.kind(),
                     num(c.depth),
@@ -292,7 +367,7 @@ fn pairs_in<T: Real>(o: &FileOptions, file: &scene::PairsFile) -> Result<(), Str
                     num(c.normal.y)
                 ),
                 None => say!(
-                    "pair {i} ({} × {}): apart, distance {:.6}",
+                    "pair {i} ({} × {}): apart, distance {:.6}{named}",
                     p.a.kind(),
                     p.b.kind(),
                     closest.distance().map_or(f64::INFINITY, num)
@@ -342,7 +417,7 @@ fn pairs_picture<T: Real>(file: &scene::PairsFile, out: &[PairOut<T>], title: &s
         .iter()
         .zip(out)
         .enumerate()
-        .map(|(i, (p, (c, closest, bounds, manifold)))| {
+        .map(|(i, (p, (c, closest, bounds, manifold, _)))| {
             let (lo, hi) = svg::balanced(f(&bounds.min), f(&bounds.max));
             let mut canvas = Canvas::new(lo, hi, 300.0);
             canvas.shape(&p.a, [0.0, 0.0], 0.0, c.is_some());

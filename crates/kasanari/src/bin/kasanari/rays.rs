@@ -18,6 +18,9 @@ struct RayAnswer {
     toi: Option<f64>,
     point: Option<[f64; 2]>,
     normal: Option<[f64; 2]>,
+    /// Only for a hit on a composite: the part hit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<u32>,
 }
 
 pub fn run(o: &FileOptions) -> Result<(), String> {
@@ -35,12 +38,14 @@ fn run_in<T: Real>(o: &FileOptions, file: &RaysFile) -> Result<(), String> {
     if o.json {
         let out: Vec<RayAnswer> = answers
             .iter()
-            .map(|a| RayAnswer {
+            .zip(&rays.rays)
+            .map(|(a, q)| RayAnswer {
                 hit: a.is_some(),
                 shape: a.as_ref().map(|(i, _)| *i),
                 toi: a.as_ref().map(|(_, h)| num(h.toi)),
                 point: a.as_ref().map(|(_, h)| point(&h.point)),
                 normal: a.as_ref().map(|(_, h)| [num(h.normal.x), num(h.normal.y)]),
+                part: a.as_ref().and_then(|(i, _)| rays.hit_part(q, *i)),
             })
             .collect();
         say!(
@@ -55,11 +60,13 @@ fn run_in<T: Real>(o: &FileOptions, file: &RaysFile) -> Result<(), String> {
             file.rays.len(),
             answers.iter().flatten().count()
         );
-        for (k, a) in answers.iter().enumerate() {
+        for (k, (a, q)) in answers.iter().zip(&rays.rays).enumerate() {
             match a {
                 Some((i, h)) => say!(
-                    "  ray {k}: hits {} ({}, shapes[{i}]) at toi {:.6}, point ({:.4}, {:.4}), normal ({:.4}, {:.4})",
+                    "  ray {k}: hits {}{} ({}, shapes[{i}]) at toi {:.6}, point ({:.4}, {:.4}), normal ({:.4}, {:.4})",
                     file.shapes[*i].label(*i),
+                    rays.hit_part(q, *i)
+                        .map_or_else(String::new, |p| format!(" part {p}")),
                     file.shapes[*i].shape.kind(),
                     num(h.toi),
                     num(h.point.x),

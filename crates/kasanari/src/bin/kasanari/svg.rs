@@ -96,6 +96,40 @@ impl Canvas {
             offset[1],
             angle.to_degrees()
         );
+        if let ShapeSpec::Compound {
+            center,
+            angle: turn,
+            parts,
+        } = spec
+        {
+            // The parts in the compound's frame; an Aabb part stays
+            // axis-aligned (turned back about its own centre).
+            let _ = write!(
+                self.body,
+                "<g transform=\"translate({} {}) rotate({})\">",
+                center[0],
+                center[1],
+                turn.to_degrees()
+            );
+            for part in parts {
+                if let ShapeSpec::Aabb { min, max } = &part.0 {
+                    let c = [(min[0] + max[0]) * 0.5, (min[1] + max[1]) * 0.5];
+                    let _ = write!(
+                        self.body,
+                        "<g transform=\"rotate({} {} {})\">",
+                        -(turn + angle).to_degrees(),
+                        c[0],
+                        c[1]
+                    );
+                    self.shape(&part.0, [0.0, 0.0], 0.0, hit);
+                    self.body.push_str("</g>");
+                } else {
+                    self.shape(&part.0, [0.0, 0.0], 0.0, hit);
+                }
+            }
+            self.body.push_str("</g></g>\n");
+            return;
+        }
         let b = &mut self.body;
         match spec {
             ShapeSpec::Point { p } => {
@@ -192,6 +226,106 @@ impl Canvas {
                 });
                 rounded_polygon(b, &core, *radius, &style);
             }
+            ShapeSpec::Polyline {
+                points,
+                closed,
+                one_sided,
+            } => {
+                let colour = if hit { HIT_FILL } else { OUTLINE };
+                let w = if hit { 2.0 * px } else { 1.5 * px };
+                let pts: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{},{}", p[0], p[1]))
+                    .collect();
+                let tag = if *closed { "polygon" } else { "polyline" };
+                let _ = write!(
+                    b,
+                    "<{tag} points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{w}\" stroke-linejoin=\"round\"/>",
+                    pts.join(" ")
+                );
+                if *one_sided {
+                    // The front (right) side: a short tick out of each
+                    // segment's middle.
+                    let n = points.len();
+                    let edges = if *closed { n } else { n.saturating_sub(1) };
+                    let _ = write!(b, "<g stroke=\"{colour}\" stroke-width=\"{px}\">");
+                    for i in 0..edges {
+                        let (a, e) = (points[i], points[(i + 1) % n]);
+                        let (dx, dy) = (e[0] - a[0], e[1] - a[1]);
+                        let len = dx.hypot(dy);
+                        if len.is_nan() || len <= 0.0 {
+                            continue;
+                        }
+                        let tick = (6.0 * px).min(0.25 * len);
+                        let m = [(a[0] + e[0]) * 0.5, (a[1] + e[1]) * 0.5];
+                        let t = [m[0] + dy / len * tick, m[1] - dx / len * tick];
+                        let _ = write!(
+                            b,
+                            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                            m[0], m[1], t[0], t[1]
+                        );
+                    }
+                    b.push_str("</g>");
+                }
+            }
+            ShapeSpec::ConcavePolygon { vertices } => {
+                // The convex parts' outlines, faint (their diagonals show),
+                // then the outline.
+                let v: Vec<kasanari::nalgebra::Point2<f64>> = vertices
+                    .iter()
+                    .map(|p| kasanari::nalgebra::Point2::new(p[0], p[1]))
+                    .collect();
+                if let Ok(c) = kasanari::shape::ConcavePolygon::new(&v) {
+                    let faint = format!(
+                        "fill=\"none\" stroke=\"{OUTLINE}\" stroke-opacity=\"0.3\" stroke-width=\"{px}\" stroke-dasharray=\"{} {}\"",
+                        3.0 * px,
+                        2.0 * px
+                    );
+                    for part in c.parts() {
+                        let pts: Vec<[f64; 2]> =
+                            part.vertices().iter().map(|p| [p.x, p.y]).collect();
+                        polygon(b, &pts, &faint);
+                    }
+                }
+                polygon(b, vertices, &style);
+            }
+            ShapeSpec::TileMap {
+                origin,
+                tile_size,
+                rows,
+            } => {
+                // Each row's runs of solid tiles, merged into one rectangle.
+                let fill = if hit { HIT_FILL } else { "#9ca3af" };
+                let _ = write!(
+                    b,
+                    "<g fill=\"{fill}\" fill-opacity=\"0.75\" stroke=\"{OUTLINE}\" stroke-width=\"{px}\">"
+                );
+                let height = rows.len();
+                for (k, row) in rows.iter().enumerate() {
+                    let y = origin[1] + (height - 1 - k) as f64 * tile_size[1];
+                    let mut col = 0;
+                    while col < row.0.len() {
+                        if !row.0[col] {
+                            col += 1;
+                            continue;
+                        }
+                        let start = col;
+                        while col < row.0.len() && row.0[col] {
+                            col += 1;
+                        }
+                        let _ = write!(
+                            b,
+                            "<rect x=\"{}\" y=\"{y}\" width=\"{}\" height=\"{}\"/>",
+                            origin[0] + start as f64 * tile_size[0],
+                            (col - start) as f64 * tile_size[0],
+                            tile_size[1]
+                        );
+                    }
+                }
+                b.push_str("</g>");
+            }
+            // Drawn above.
+            ShapeSpec::Compound { .. } => {}
         }
         self.body.push_str("</g>\n");
     }

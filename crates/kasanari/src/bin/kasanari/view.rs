@@ -206,9 +206,13 @@ impl<T: Real> Testbed<T> {
                         })
                         .collect()
                 });
-                json!({"a": a, "b": b, "normal": [num(c.normal.x), num(c.normal.y)],
+                let mut pair = json!({"a": a, "b": b, "normal": [num(c.normal.x), num(c.normal.y)],
                        "depth": num(c.depth), "point_a": point(&c.point_a),
-                       "point_b": point(&c.point_b), "manifold": points})
+                       "point_b": point(&c.point_b), "manifold": points});
+                if p.parts != Parts::NONE {
+                    pair["parts"] = json!([p.parts.a, p.parts.b]);
+                }
+                pair
             })
             .collect();
         let world = &self.world.world;
@@ -237,11 +241,15 @@ impl<T: Real> Testbed<T> {
                     }
                 }
             }
-            shapes.push(json!({
+            let mut shape = json!({
                 "label": e.label(i), "kind": e.shape.kind(), "spec": e.shape,
                 "aabb": [num(b.min.x), num(b.min.y), num(b.max.x), num(b.max.y)],
                 "colliding": colliding[i],
-            }));
+            });
+            if let Some(pieces) = pieces(&e.shape) {
+                shape["pieces"] = pieces;
+            }
+            shapes.push(shape);
         }
         let truncated = cells.len() > MAX_CELLS;
         let cells: Vec<[i64; 2]> = if truncated {
@@ -346,11 +354,17 @@ impl<T: Real> Testbed<T> {
         let found = self
             .world
             .world
-            .cast_ray(&query.ray, query.max_toi, filter)
+            .cast_ray_part(&query.ray, query.max_toi, filter)
             .map_err(|e| format!("ray: {e}"))?;
         Ok(match found {
-            Some((h, hit)) => json!({"hit": true, "shape": self.index_of(h), "toi": num(hit.toi),
-                "point": point(&hit.point), "normal": [num(hit.normal.x), num(hit.normal.y)]}),
+            Some((h, hit, part)) => {
+                let mut a = json!({"hit": true, "shape": self.index_of(h), "toi": num(hit.toi),
+                    "point": point(&hit.point), "normal": [num(hit.normal.x), num(hit.normal.y)]});
+                if let Some(part) = part {
+                    a["part"] = json!(part);
+                }
+                a
+            }
             None => json!({"hit": false}),
         })
     }
@@ -363,14 +377,27 @@ impl<T: Real> Testbed<T> {
         let vel = vector::<T>(c.by).ok_or("cast: `by` is beyond the precision's range")?;
         let filter = QueryFilter::default().excluding(h);
         let found = w
-            .cast_shape(object.shape(), object.pose(), &vel, T::one(), filter)
+            .cast_shape_parts(
+                object.shape(),
+                object.pose(),
+                &vel,
+                T::one(),
+                filter,
+                ShapeCastOptions::default(),
+            )
             .map_err(|e| format!("cast: {e}"))?;
         Ok(match found {
-            Some((other, hit)) => json!({"hit": true, "shape": c.shape,
-                "other": self.index_of(other), "toi": num(hit.toi),
-                "normal": [num(hit.normal.x), num(hit.normal.y)],
-                "point_a": point(&hit.point_a), "point_b": point(&hit.point_b),
-                "status": format!("{:?}", hit.status).to_lowercase()}),
+            Some((other, hit, parts)) => {
+                let mut a = json!({"hit": true, "shape": c.shape,
+                    "other": self.index_of(other), "toi": num(hit.toi),
+                    "normal": [num(hit.normal.x), num(hit.normal.y)],
+                    "point_a": point(&hit.point_a), "point_b": point(&hit.point_b),
+                    "status": format!("{:?}", hit.status).to_lowercase()});
+                if parts != Parts::NONE {
+                    a["parts"] = json!([parts.a, parts.b]);
+                }
+                a
+            }
             None => json!({"hit": false, "shape": c.shape}),
         })
     }
@@ -391,6 +418,31 @@ impl<T: Real> Testbed<T> {
         self.frames = 0;
         Ok(())
     }
+}
+
+/// What the page needs beyond the spec to draw a shape: a concave
+/// polygon's convex parts (world vertices, in f64 from the file's
+/// vertices), whose diagonals it draws faintly. `None` for other kinds.
+fn pieces(s: &ShapeSpec) -> Option<Value> {
+    let ShapeSpec::ConcavePolygon { vertices } = s else {
+        return None;
+    };
+    let v: Vec<kasanari::nalgebra::Point2<f64>> = vertices
+        .iter()
+        .map(|p| kasanari::nalgebra::Point2::new(p[0], p[1]))
+        .collect();
+    let polygon = kasanari::shape::ConcavePolygon::new(&v).ok()?;
+    Some(json!(
+        polygon
+            .parts()
+            .iter()
+            .map(|part| part
+                .vertices()
+                .iter()
+                .map(|p| [p.x, p.y])
+                .collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    ))
 }
 
 fn vector<T: Real>(v: [f64; 2]) -> Option<Vector2<T>> {
@@ -426,6 +478,20 @@ pub(crate) fn centre(s: &ShapeSpec) -> [f64; 2] {
         ShapeSpec::Triangle { vertices } => mean(vertices),
         ShapeSpec::Polygon { vertices } | ShapeSpec::RoundedPolygon { vertices, .. } => {
             mean(vertices)
+        }
+        ShapeSpec::Compound { center, .. } => *center,
+        ShapeSpec::Polyline { points, .. } => mean(points),
+        ShapeSpec::ConcavePolygon { vertices } => mean(vertices),
+        ShapeSpec::TileMap {
+            origin,
+            tile_size,
+            rows,
+        } => {
+            let width = rows.first().map_or(0, |r| r.0.len()) as f64;
+            [
+                origin[0] + 0.5 * width * tile_size[0],
+                origin[1] + 0.5 * rows.len() as f64 * tile_size[1],
+            ]
         }
     }
 }
@@ -515,6 +581,46 @@ pub(crate) fn moved(s: &ShapeSpec, by: [f64; 2], turn: f64, pivot: [f64; 2]) -> 
             radius: *radius,
             angle: angle + turn,
         },
+        ShapeSpec::Compound {
+            center,
+            angle,
+            parts,
+        } => ShapeSpec::Compound {
+            center: at(*center),
+            angle: angle + turn,
+            parts: parts.clone(),
+        },
+        ShapeSpec::Polyline {
+            points,
+            closed,
+            one_sided,
+        } => ShapeSpec::Polyline {
+            points: points.iter().map(|p| at(*p)).collect(),
+            closed: *closed,
+            one_sided: *one_sided,
+        },
+        ShapeSpec::ConcavePolygon { vertices } => ShapeSpec::ConcavePolygon {
+            vertices: vertices.iter().map(|p| at(*p)).collect(),
+        },
+        ShapeSpec::TileMap {
+            origin,
+            tile_size,
+            rows,
+        } => {
+            // Axis-aligned, as a box: its centre turns, its tiles do not.
+            let c = centre(s);
+            let to = at(c);
+            let d = if turn == 0.0 {
+                by
+            } else {
+                [to[0] - c[0], to[1] - c[1]]
+            };
+            ShapeSpec::TileMap {
+                origin: [origin[0] + d[0], origin[1] + d[1]],
+                tile_size: *tile_size,
+                rows: rows.clone(),
+            }
+        }
     }
 }
 
