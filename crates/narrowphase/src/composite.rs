@@ -693,6 +693,15 @@ pub(crate) fn contact_manifold<T: Real>(
             let p = ids(x, y);
             let m = match turn(x, y, &m.normal()) {
                 Turn::Keep => m,
+                // Pieces that are apart with a normal the composite's
+                // boundary does not have there (a speculative contact with
+                // a neighbouring tile's hidden corner): the piece that owns
+                // that stretch of boundary answers for it; measured along an
+                // admissible normal, this one would report a penetration
+                // that is not there.
+                Turn::To(_) | Turn::Lost if deepest_separation(&m) > T::zero() => {
+                    return ControlFlow::Continue(());
+                }
                 Turn::To(u) => match manifold_along(&m, x, u, prediction) {
                     Some(m) => m,
                     None => return ControlFlow::Continue(()),

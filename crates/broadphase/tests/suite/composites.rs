@@ -815,8 +815,9 @@ proptest! {
     }
 }
 
-/// A narrow-phase problem found here (not fixed in this branch: the narrow
-/// phase is outside it), pinned as a failing example. A ball of radius 1/2
+/// A narrow-phase bug found here, fixed (speculative pieces with a
+/// non-admissible normal are left to the piece that owns that boundary).
+/// A ball of radius 1/2
 /// sunk 1/16 into a tile floor at x = 0.25 of its tile, with a prediction
 /// of 0.1: the neighbouring tile (its corner 0.0039 away from the ball) is
 /// a speculative piece; its manifold normal, from the corner, is not
@@ -828,7 +829,6 @@ proptest! {
 /// Expected: every manifold point's `point_b` on the ball, and the deepest
 /// part the tile under the ball.
 #[test]
-#[ignore = "narrow-phase bug: speculative composite pieces turned to an admissible normal report a penetration (see the doc comment)"]
 fn speculative_tile_manifold_points_lie_on_the_shapes() {
     let table = DispatchTable::<f64>::new();
     let floor = tile_floor::<f64>();
