@@ -27,16 +27,12 @@
 //! lie inside another part where parts overlap).
 
 use alloc::vec::Vec;
-use core::any::Any;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Vector2};
 
 use super::{Composite, ConvexPart, Part, PartTree, cast_ray_parts, project_parts};
-use crate::{
-    BoundingBox2, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape, ShapeError,
-    ShapeKind,
-};
+use crate::{BoundingBox2, PointProjection, PointQuery, Ray, RayHit, Real, ShapeError};
 
 /// Built-in convex shapes with poses, as one shape: a body made of boxes and
 /// circles, a vehicle, a character with separate hit boxes.
@@ -214,10 +210,7 @@ impl<T: Real> Composite<T> for Compound<T> {
         region: &BoundingBox2<T>,
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.tree.visit(region, |id| match self.part(id) {
-            Some(p) => visit(p),
-            None => ControlFlow::Continue(()),
-        })
+        super::visit_tree(&self.tree, region, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {
@@ -225,38 +218,10 @@ impl<T: Real> Composite<T> for Compound<T> {
     }
 }
 
-impl<T: Real> Shape<T> for Compound<T> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::COMPOUND
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+impl<T: Real> Compound<T> {
+    /// The tight bounding box at `pose` ([`Shape::bounding_box`]).
+    pub(crate) fn world_bounds(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         bounds_of(&self.parts, pose)
-    }
-    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
-        Some(self)
-    }
-    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
-        Some(self)
-    }
-    fn as_composite(&self) -> Option<&dyn Composite<T>> {
-        Some(self)
-    }
-}
-
-impl<T: Real> RayCast<T> for Compound<T> {
-    /// [`Compound::cast_ray_part`] without the part id.
-    fn cast_ray(
-        &self,
-        pose: &Isometry2<T>,
-        ray: &Ray<T>,
-        max_toi: T,
-        solid: bool,
-    ) -> Option<RayHit<T>> {
-        self.cast_ray_part(pose, ray, max_toi, solid)
-            .map(|(_, h)| h)
     }
 }
 
@@ -272,3 +237,5 @@ impl<T: Real> PointQuery<T> for Compound<T> {
         )
     }
 }
+
+super::composite_shape!(Compound, COMPOUND);

@@ -35,7 +35,6 @@
 //! the boundary edges (a loop), `is_inside` from the parts.
 
 use alloc::vec::Vec;
-use core::any::Any;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit};
@@ -46,7 +45,7 @@ use crate::dim2::decompose::orient;
 use crate::dim2::polygonal::{outward_normal, twice_signed_area};
 use crate::{
     BoundingBox2, ConvexPolygon, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Segment,
-    Shape, ShapeError, ShapeKind, ShapeRef,
+    Shape, ShapeError, ShapeRef,
 };
 
 /// A simple polygon, concave or not, as one solid shape made of convex
@@ -306,10 +305,7 @@ impl<T: Real> Composite<T> for ConcavePolygon<T> {
         region: &BoundingBox2<T>,
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.tree.visit(region, |id| match self.part(id) {
-            Some(p) => visit(p),
-            None => ControlFlow::Continue(()),
-        })
+        super::visit_tree(&self.tree, region, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {
@@ -317,38 +313,10 @@ impl<T: Real> Composite<T> for ConcavePolygon<T> {
     }
 }
 
-impl<T: Real> Shape<T> for ConcavePolygon<T> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::CONCAVE_POLYGON
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+impl<T: Real> ConcavePolygon<T> {
+    /// The tight bounding box at `pose` ([`Shape::bounding_box`]).
+    pub(crate) fn world_bounds(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         super::hull_bounds(&self.local_bounds, &self.hull, pose)
-    }
-    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
-        Some(self)
-    }
-    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
-        Some(self)
-    }
-    fn as_composite(&self) -> Option<&dyn Composite<T>> {
-        Some(self)
-    }
-}
-
-impl<T: Real> RayCast<T> for ConcavePolygon<T> {
-    /// [`ConcavePolygon::cast_ray_part`] without the index.
-    fn cast_ray(
-        &self,
-        pose: &Isometry2<T>,
-        ray: &Ray<T>,
-        max_toi: T,
-        solid: bool,
-    ) -> Option<RayHit<T>> {
-        self.cast_ray_part(pose, ray, max_toi, solid)
-            .map(|(_, h)| h)
     }
 }
 
@@ -379,3 +347,5 @@ impl<T: Real> PointQuery<T> for ConcavePolygon<T> {
         }
     }
 }
+
+super::composite_shape!(ConcavePolygon, CONCAVE_POLYGON);

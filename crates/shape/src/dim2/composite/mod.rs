@@ -28,6 +28,69 @@
 //! Normals are arcs of the unit circle ([`NormalArc`]), counter-clockwise
 //! from `from` to `to`, in the composite's frame.
 
+/// The [`Shape`](crate::Shape) and [`RayCast`](crate::RayCast) impls every
+/// built-in composite shares: its kind, itself as its data and as its own
+/// composite, ray cast and point query; the bounding box from its
+/// `world_bounds`, the placed pose from its `placed` when it has one (a tile
+/// map keeps only the translation), the ray cast from its `cast_ray_part`.
+macro_rules! composite_shape {
+    ($ty:ident, $kind:ident $(, $placed:ident)?) => {
+        impl<T: $crate::Real> $crate::Shape<T> for $ty<T> {
+            fn kind(&self) -> $crate::ShapeKind {
+                $crate::ShapeKind::$kind
+            }
+            fn as_any(&self) -> &dyn core::any::Any {
+                self
+            }
+            fn bounding_box(&self, pose: &nalgebra::Isometry2<T>) -> $crate::BoundingBox2<T> {
+                self.world_bounds(pose)
+            }
+            $(
+                fn effective_pose(&self, pose: &nalgebra::Isometry2<T>) -> nalgebra::Isometry2<T> {
+                    self.$placed(pose)
+                }
+            )?
+            fn as_ray_cast(&self) -> Option<&dyn $crate::RayCast<T>> {
+                Some(self)
+            }
+            fn as_point_query(&self) -> Option<&dyn $crate::PointQuery<T>> {
+                Some(self)
+            }
+            fn as_composite(&self) -> Option<&dyn Composite<T>> {
+                Some(self)
+            }
+        }
+
+        impl<T: $crate::Real> $crate::RayCast<T> for $ty<T> {
+            /// The `cast_ray_part` of the shape without the part id.
+            fn cast_ray(
+                &self,
+                pose: &nalgebra::Isometry2<T>,
+                ray: &$crate::Ray<T>,
+                max_toi: T,
+                solid: bool,
+            ) -> Option<$crate::RayHit<T>> {
+                self.cast_ray_part(pose, ray, max_toi, solid).map(|(_, h)| h)
+            }
+        }
+    };
+}
+use composite_shape;
+
+/// [`Composite::visit_parts`] through a part tree: the parts whose boxes
+/// meet `region`, as `part` names them.
+pub(crate) fn visit_tree<'a, T: Real>(
+    tree: &PartTree<T>,
+    region: &BoundingBox2<T>,
+    part: impl Fn(u32) -> Option<Part<'a, T>>,
+    visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    tree.visit(region, |id| match part(id) {
+        Some(p) => visit(p),
+        None => ControlFlow::Continue(()),
+    })
+}
+
 mod arc;
 mod compound;
 mod concave_polygon;

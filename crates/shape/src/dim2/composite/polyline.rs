@@ -66,7 +66,6 @@
 //! convention; the normal-cone derivation above is this crate's.
 
 use alloc::vec::Vec;
-use core::any::Any;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
@@ -76,8 +75,7 @@ use crate::dim2::decompose::orient;
 use crate::dim2::polygonal::{check_vertices, outward_normal};
 use crate::query::unit_vector;
 use crate::{
-    BoundingBox2, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Segment, Shape,
-    ShapeError, ShapeKind, ShapeRef,
+    BoundingBox2, PointProjection, PointQuery, Ray, RayHit, Real, Segment, ShapeError, ShapeRef,
 };
 
 /// A chain of segments through given points, open or closed, two-sided or
@@ -340,10 +338,7 @@ impl<T: Real> Composite<T> for Polyline<T> {
         region: &BoundingBox2<T>,
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.tree.visit(region, |id| match self.part(id) {
-            Some(p) => visit(p),
-            None => ControlFlow::Continue(()),
-        })
+        super::visit_tree(&self.tree, region, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {
@@ -351,38 +346,10 @@ impl<T: Real> Composite<T> for Polyline<T> {
     }
 }
 
-impl<T: Real> Shape<T> for Polyline<T> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::POLYLINE
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+impl<T: Real> Polyline<T> {
+    /// The tight bounding box at `pose` ([`Shape::bounding_box`]).
+    pub(crate) fn world_bounds(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         super::hull_bounds(&self.local_bounds, &self.hull, pose)
-    }
-    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
-        Some(self)
-    }
-    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
-        Some(self)
-    }
-    fn as_composite(&self) -> Option<&dyn Composite<T>> {
-        Some(self)
-    }
-}
-
-impl<T: Real> RayCast<T> for Polyline<T> {
-    /// [`Polyline::cast_ray_part`] without the part id.
-    fn cast_ray(
-        &self,
-        pose: &Isometry2<T>,
-        ray: &Ray<T>,
-        max_toi: T,
-        solid: bool,
-    ) -> Option<RayHit<T>> {
-        self.cast_ray_part(pose, ray, max_toi, solid)
-            .map(|(_, h)| h)
     }
 }
 
@@ -399,3 +366,5 @@ impl<T: Real> PointQuery<T> for Polyline<T> {
         )
     }
 }
+
+super::composite_shape!(Polyline, POLYLINE);

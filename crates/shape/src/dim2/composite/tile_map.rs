@@ -50,7 +50,6 @@
 //! for ray tracing", Eurographics 1987.
 
 use alloc::vec::Vec;
-use core::any::Any;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Translation2, Unit, UnitComplex, Vector2};
@@ -61,7 +60,7 @@ use crate::dim2::check_positive_vector;
 use crate::single::within;
 use crate::{
     Aabb, BoundingBox2, Convex, PointProjection, PointQuery, Ray, RayCast, RayHit, Real, Shape,
-    ShapeError, ShapeKind, ShapeRef,
+    ShapeError, ShapeRef,
 };
 
 /// The best hit so far and its tile.
@@ -747,48 +746,20 @@ impl<T: Real> Composite<T> for TileMap<T> {
     }
 }
 
-impl<T: Real> Shape<T> for TileMap<T> {
-    fn kind(&self) -> ShapeKind {
-        ShapeKind::TILE_MAP
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
+impl<T: Real> TileMap<T> {
     /// The solid tiles' box (rotation ignored): exactly the union of the
     /// parts' boxes.
-    fn bounding_box(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
+    pub(crate) fn world_bounds(&self, pose: &Isometry2<T>) -> BoundingBox2<T> {
         let flat = Self::flat(pose);
         let (c0, r0, c1, r1) = self.extent;
         let lo = self.tile.bounding_box(&(flat * self.tile_pose(c0, r0)));
         let hi = self.tile.bounding_box(&(flat * self.tile_pose(c1, r1)));
         BoundingBox2::new(lo.min, hi.max)
     }
-    /// Only the translation: the map stays axis-aligned (module notes).
-    fn effective_pose(&self, pose: &Isometry2<T>) -> Isometry2<T> {
-        Self::flat(pose)
-    }
-    fn as_ray_cast(&self) -> Option<&dyn RayCast<T>> {
-        Some(self)
-    }
-    fn as_point_query(&self) -> Option<&dyn PointQuery<T>> {
-        Some(self)
-    }
-    fn as_composite(&self) -> Option<&dyn Composite<T>> {
-        Some(self)
-    }
-}
 
-impl<T: Real> RayCast<T> for TileMap<T> {
-    /// [`TileMap::cast_ray_part`] without the part id.
-    fn cast_ray(
-        &self,
-        pose: &Isometry2<T>,
-        ray: &Ray<T>,
-        max_toi: T,
-        solid: bool,
-    ) -> Option<RayHit<T>> {
-        self.cast_ray_part(pose, ray, max_toi, solid)
-            .map(|(_, h)| h)
+    /// Only the translation: the map stays axis-aligned (module notes).
+    pub(crate) fn placed(&self, pose: &Isometry2<T>) -> Isometry2<T> {
+        Self::flat(pose)
     }
 }
 
@@ -817,3 +788,5 @@ impl<T: Real> PointQuery<T> for TileMap<T> {
         }
     }
 }
+
+super::composite_shape!(TileMap, TILE_MAP, placed);
