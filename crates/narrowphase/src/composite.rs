@@ -304,7 +304,7 @@ fn piece_pairs<T: Real>(
     // A shape that is not a composite is one piece whatever the region: B's
     // box (which a long chain pays for) is needed only to pick A's parts.
     let region_a = if a.as_composite().is_some() {
-        reach(b.bounding_box(pose_b), Of::A)
+        reach(reach_box(b, pose_b), Of::A)
     } else {
         BoundingBox2::new(Point2::origin(), Point2::origin())
     };
@@ -326,6 +326,28 @@ fn piece_pairs<T: Real>(
             }
         })
     });
+}
+
+/// A box around `shape` at `pose`, for picking parts: the shape's own box,
+/// or for a composite its local bounds turned with the pose (a box that
+/// holds it, in constant time, where its tight box would visit every part).
+fn reach_box<T: Real>(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> BoundingBox2<T> {
+    let Some(c) = shape.as_composite() else {
+        return shape.bounding_box(pose);
+    };
+    let pose = shape.effective_pose(pose);
+    let local = c.local_bounds();
+    let half = T::from_f64(0.5).unwrap_or_else(T::one);
+    let centre = pose * nalgebra::center(&local.min, &local.max);
+    let h = (local.max - local.min) * half;
+    let r = pose.rotation;
+    let (cs, sn) = (num_traits::Float::abs(r.re), num_traits::Float::abs(r.im));
+    let e = Vector2::new(cs * h.x + sn * h.y, sn * h.x + cs * h.y);
+    let slack = (e.x + e.y + num_traits::Float::abs(centre.x) + num_traits::Float::abs(centre.y))
+        * T::default_epsilon()
+        * T::from_f64(8.0).unwrap_or_else(T::one);
+    let e = e.add_scalar(slack);
+    BoundingBox2::new(centre - e, centre + e)
 }
 
 fn is_composite<T: Real>(a: &dyn Shape<T>, b: &dyn Shape<T>) -> bool {
