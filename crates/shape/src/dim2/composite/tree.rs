@@ -141,15 +141,53 @@ impl<T: Real> PartTree<T> {
         bound: impl Fn() -> T,
         mut leaf: impl FnMut(u32),
     ) {
-        let _ = self.walk(
-            |b| ray_meets_box(origin, dir, b, bound()),
-            |id, b| {
-                if ray_meets_box(origin, dir, b, bound()) {
-                    leaf(id);
+        // Nearest child first: of an inner node's two children the one the
+        // ray enters first is visited first and the other waits on the
+        // stack with its entry time, skipped when a hit found meanwhile
+        // comes before it. The same boxes are tested as by a plain walk (the
+        // root's box is the union of its children's), so no part is missed;
+        // the order only lets the bound prune sooner.
+        let mut stack = [(0u32, T::zero()); STACK];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let (mut index, entry) = stack[top];
+            if entry > bound() {
+                continue;
+            }
+            loop {
+                let node = &self.nodes[index as usize];
+                if node.count > 0 {
+                    let (start, count) = (node.first as usize, node.count as usize);
+                    let range = start..start + count;
+                    for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
+                        if ray_entry(origin, dir, b, bound()).is_some() {
+                            leaf(id);
+                        }
+                    }
+                    break;
                 }
-                ControlFlow::Continue(())
-            },
-        );
+                let (left, right) = (node.first, node.right);
+                let max_t = bound();
+                let tl = ray_entry(origin, dir, &self.nodes[left as usize].bounds, max_t);
+                let tr = ray_entry(origin, dir, &self.nodes[right as usize].bounds, max_t);
+                let (near, far) = match (tl, tr) {
+                    (Some(a), Some(b)) if b < a => ((right, b), Some((left, a))),
+                    (Some(a), Some(b)) => ((left, a), Some((right, b))),
+                    (Some(a), None) => ((left, a), None),
+                    (None, Some(b)) => ((right, b), None),
+                    (None, None) => break,
+                };
+                if let Some(f) = far {
+                    // Depth bound (module notes): the stack has room.
+                    if let Some(slot) = stack.get_mut(top) {
+                        *slot = f;
+                        top += 1;
+                    }
+                }
+                index = near.0;
+            }
+        }
     }
 
     /// Calls `leaf` with the parts whose boxes may lie within `√bound()` of
@@ -236,15 +274,29 @@ pub(crate) fn box_distance_squared<T: Real>(b: &BoundingBox2<T>, p: &Point2<T>) 
 }
 
 /// Whether the ray `origin + t dir` may meet the closed box for some
-/// `0 ≤ t ≤ max_t`: the slab interval, widened by a relative `4 ε` on both
-/// ends (module notes). An axis the ray runs parallel to keeps the ray in its
-/// slab or nowhere.
+/// `0 ≤ t ≤ max_t` (its entry time exists).
+#[cfg(test)]
 pub(crate) fn ray_meets_box<T: Real>(
     origin: &Point2<T>,
     dir: &Vector2<T>,
     b: &BoundingBox2<T>,
     max_t: T,
 ) -> bool {
+    ray_entry(origin, dir, b, max_t).is_some()
+}
+
+/// When the ray `origin + t dir` may enter the closed box for some
+/// `0 ≤ t ≤ max_t`: the slab interval, widened by a relative `4 ε` on both
+/// ends (module notes), and its (widened) start, `0` for an origin inside;
+/// `None` when it misses. An axis the ray runs parallel to keeps the ray in
+/// its slab or nowhere.
+#[inline]
+pub(crate) fn ray_entry<T: Real>(
+    origin: &Point2<T>,
+    dir: &Vector2<T>,
+    b: &BoundingBox2<T>,
+    max_t: T,
+) -> Option<T> {
     let mut t0 = T::zero();
     let mut t1 = max_t;
     let widen = T::one() + T::epsilon() * T::lit(4.0);
@@ -252,7 +304,7 @@ pub(crate) fn ray_meets_box<T: Real>(
         let (o, d) = (origin[i], dir[i]);
         if d == T::zero() {
             if o < b.min[i] || o > b.max[i] {
-                return false;
+                return None;
             }
             continue;
         }
@@ -274,7 +326,11 @@ pub(crate) fn ray_meets_box<T: Real>(
         t1 = Float::min(t1, far);
         // NaN times (never for finite input) keep the box.
     }
-    t0 <= t1 || Float::is_nan(t0) || Float::is_nan(t1)
+    if Float::is_nan(t0) || Float::is_nan(t1) {
+        Some(T::zero())
+    } else {
+        (t0 <= t1).then_some(t0)
+    }
 }
 
 #[cfg(test)]
