@@ -223,19 +223,29 @@ fn box_in_frame<T: Real>(b: &BoundingBox2<T>, pose: &Isometry2<T>) -> Option<Bou
     if !(finite(b.min.x) && finite(b.min.y) && finite(b.max.x) && finite(b.max.y)) {
         return None;
     }
-    let half = T::from_f64(0.5).unwrap_or_else(T::one);
     let c = pose.inverse_transform_point(&nalgebra::center(&b.min, &b.max));
-    let h = (b.max - b.min) * half;
-    let r = pose.rotation;
+    Some(turned_box(c, (b.max - b.min) * half::<T>(), &pose.rotation))
+}
+
+fn half<T: Real>() -> T {
+    T::from_f64(0.5).unwrap_or_else(T::one)
+}
+
+/// The box around a box of centre `c` and half extents `h` turned by `r`
+/// (or by `r⁻¹`: the same extents), grown by a relative margin for the
+/// rounding of the rotation, so that no piece that touches it is skipped.
+fn turned_box<T: Real>(
+    c: Point2<T>,
+    h: Vector2<T>,
+    r: &nalgebra::UnitComplex<T>,
+) -> BoundingBox2<T> {
     let (cs, sn) = (num_traits::Float::abs(r.re), num_traits::Float::abs(r.im));
     let e = Vector2::new(cs * h.x + sn * h.y, sn * h.x + cs * h.y);
-    // Rounding of the rotation: grow by a relative margin so that no piece
-    // that touches the region is skipped.
     let slack = (e.x + e.y + num_traits::Float::abs(c.x) + num_traits::Float::abs(c.y))
         * T::default_epsilon()
         * T::from_f64(8.0).unwrap_or_else(T::one);
     let e = e.add_scalar(slack);
-    Some(BoundingBox2::new(c - e, c + e))
+    BoundingBox2::new(c - e, c + e)
 }
 
 /// Calls `f` with every piece of `shape` (at `pose`) whose box can meet the
@@ -337,17 +347,12 @@ fn reach_box<T: Real>(shape: &dyn Shape<T>, pose: &Isometry2<T>) -> BoundingBox2
     };
     let pose = shape.effective_pose(pose);
     let local = c.local_bounds();
-    let half = T::from_f64(0.5).unwrap_or_else(T::one);
     let centre = pose * nalgebra::center(&local.min, &local.max);
-    let h = (local.max - local.min) * half;
-    let r = pose.rotation;
-    let (cs, sn) = (num_traits::Float::abs(r.re), num_traits::Float::abs(r.im));
-    let e = Vector2::new(cs * h.x + sn * h.y, sn * h.x + cs * h.y);
-    let slack = (e.x + e.y + num_traits::Float::abs(centre.x) + num_traits::Float::abs(centre.y))
-        * T::default_epsilon()
-        * T::from_f64(8.0).unwrap_or_else(T::one);
-    let e = e.add_scalar(slack);
-    BoundingBox2::new(centre - e, centre + e)
+    turned_box(
+        centre,
+        (local.max - local.min) * half::<T>(),
+        &pose.rotation,
+    )
 }
 
 fn is_composite<T: Real>(a: &dyn Shape<T>, b: &dyn Shape<T>) -> bool {
