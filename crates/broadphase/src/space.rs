@@ -435,13 +435,8 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         b: &dyn Shape<T>,
         pose_b: &Isometry2<T>,
     ) -> Result<(Option<Contact<T>>, Parts), DispatchError> {
-        if a.as_composite().is_some() || b.as_composite().is_some() {
-            table.query_parts::<ContactQuery>(a, pose_a, b, pose_b, ())
-        } else {
-            table
-                .contact(a, pose_a, b, pose_b)
-                .map(|c| (c, Parts::NONE))
-        }
+        // `query_parts` answers any pair: `Parts::NONE` unless a composite.
+        table.query_parts::<ContactQuery>(a, pose_a, b, pose_b, ())
     }
     fn cast_shapes_with_parts(
         table: &DispatchTable<T>,
@@ -451,13 +446,7 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         pose_b: &Isometry2<T>,
         args: ShapeCastArgs<T, 2>,
     ) -> Result<(Option<ShapeCastHit<T, 2>>, Parts), DispatchError> {
-        if a.as_composite().is_some() || b.as_composite().is_some() {
-            table.query_parts::<ShapeCastQuery>(a, pose_a, b, pose_b, args)
-        } else {
-            table
-                .cast_shapes(a, pose_a, b, pose_b, args)
-                .map(|h| (h, Parts::NONE))
-        }
+        table.query_parts::<ShapeCastQuery>(a, pose_a, b, pose_b, args)
     }
     fn ray_part(
         shape: &dyn Shape<T>,
@@ -502,14 +491,7 @@ impl<T: Real> Space<T, 2> for Dim<2> {
                 .query_builtin::<ManifoldQuery>(x, pose_a, y, pose_b, prediction)
                 .map(|m| (m, Parts::NONE)),
             _ => {
-                let (a, b) = (a.shape(), b.shape());
-                if a.as_composite().is_some() || b.as_composite().is_some() {
-                    table.query_parts::<ManifoldQuery>(a, pose_a, b, pose_b, prediction)
-                } else {
-                    table
-                        .contact_manifold(a, pose_a, b, pose_b, prediction)
-                        .map(|m| (m, Parts::NONE))
-                }
+                table.query_parts::<ManifoldQuery>(a.shape(), pose_a, b.shape(), pose_b, prediction)
             }
         }
     }
