@@ -710,6 +710,13 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<bool, DispatchError> {
+            // Two circles: in the world frame (`circle_circle_world`), the
+            // general arm below when it hands over.
+            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
+                if let Some(answer) = circles::intersects(a, pose_x, b, pose_y) {
+                    return Ok(answer);
+                }
+            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
@@ -731,6 +738,13 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<Option<Contact<T>>, DispatchError> {
+            // Two circles: in the world frame (`circle_circle_world`), the
+            // general arm below when it hands over.
+            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
+                if let Some(answer) = circles::contact(a, pose_x, b, pose_y) {
+                    return Ok(answer);
+                }
+            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
@@ -752,6 +766,13 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             max_distance: T,
         ) -> Result<ClosestPoints<T>, DispatchError> {
+            // Two circles: in the world frame (`circle_circle_world`), the
+            // general arm below when it hands over.
+            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
+                if let Some(answer) = circles::closest_points(a, pose_x, b, pose_y, max_distance) {
+                    return Ok(answer);
+                }
+            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
@@ -772,6 +793,13 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             args: ShapeCastArgs<T>,
         ) -> Result<Option<ShapeCastHit<T>>, DispatchError> {
+            // Two circles: in the world frame (`circle_circle_world`), the
+            // general arm below when it hands over.
+            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
+                if let Some(answer) = circles::cast(a, pose_x, b, pose_y, &args) {
+                    return Ok(answer);
+                }
+            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ShapeCastQuery, _, _>(
@@ -792,6 +820,13 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             prediction: T,
         ) -> Result<Option<Manifold<T>>, DispatchError> {
+            // Two circles: in the world frame (`circle_circle_world`), the
+            // general arm below when it hands over.
+            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
+                if let Some(answer) = circles::manifold(a, pose_x, b, pose_y, prediction) {
+                    return Ok(answer);
+                }
+            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ManifoldQuery, _, _>(
@@ -805,6 +840,7 @@ macro_rules! register_block {
 }
 
 use crate::cast::pairs::*;
+use crate::circle::circle_circle_world as circles;
 use crate::circle::*;
 use crate::ellipse::*;
 use crate::manifold::pairs::*;

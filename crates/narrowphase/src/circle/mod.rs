@@ -3,6 +3,7 @@
 
 mod circle_box;
 mod circle_circle;
+pub(crate) mod circle_circle_world;
 mod circle_polygon;
 
 pub use circle_box::{

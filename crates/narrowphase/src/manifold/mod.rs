@@ -236,7 +236,7 @@ impl<T: Real, const D: usize> ManifoldPoint<T, D> {
 ///     assert!((p.point_b.x.abs() - 1.0).abs() < 1e-12);
 /// }
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Manifold<T: Real, const D: usize = 2>
 where
     ManifoldSlots: ManifoldStorage<T, D>,
@@ -248,6 +248,17 @@ where
 
 /// A 3D contact manifold.
 pub type Manifold3<T> = Manifold<T, 3>;
+
+/// Two manifolds are equal when their normals and their points are: the
+/// unused slots of the storage play no part.
+impl<T: Real, const D: usize> PartialEq for Manifold<T, D>
+where
+    ManifoldSlots: ManifoldStorage<T, D>,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.normal == other.normal && self.points() == other.points()
+    }
+}
 
 impl<T: Real, const D: usize> Manifold<T, D>
 where

@@ -10,6 +10,7 @@ mod support;
 
 mod cast_kernels;
 mod casts;
+mod circle_world;
 mod composite;
 mod degenerate;
 mod distance;
