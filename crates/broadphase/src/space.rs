@@ -248,10 +248,9 @@ pub trait Space<T: Real, const D: usize> {
         pose_b: &Self::Pose,
         args: ShapeCastArgs<T, D>,
     ) -> Result<(Option<ShapeCastHit<T, D>>, Parts), DispatchError>;
-    /// The part of a composite shape that the ray's first hit is on (the
-    /// shape's own `cast_ray_part`, the same hit as [`cast_ray`](Self::cast_ray)):
-    /// `None` for a shape that is not one of the built-in composites, or
-    /// when the ray misses.
+    /// The part of a composite shape that the ray's first hit is on (its
+    /// `Composite::cast_ray_part`, the same hit as [`cast_ray`](Self::cast_ray)):
+    /// `None` for a shape that is not a composite, or when the ray misses.
     fn ray_part(
         shape: &Self::Shape,
         pose: &Self::Pose,
@@ -455,27 +454,13 @@ impl<T: Real> Space<T, 2> for Dim<2> {
         max_toi: T,
         solid: bool,
     ) -> Option<u32> {
-        use shape::dim2::composite::{Compound, ConcavePolygon, Polyline, TileMap};
-        if shape.as_composite().is_none()
-            || !ray.is_valid()
-            || max_toi.is_nan()
-            || max_toi < T::zero()
-        {
+        if !ray.is_valid() || max_toi.is_nan() || max_toi < T::zero() {
             return None;
         }
-        let any = shape.as_any();
-        let found = if let Some(s) = any.downcast_ref::<Compound<T>>() {
-            s.cast_ray_part(pose, ray, max_toi, solid)
-        } else if let Some(s) = any.downcast_ref::<Polyline<T>>() {
-            s.cast_ray_part(pose, ray, max_toi, solid)
-        } else if let Some(s) = any.downcast_ref::<ConcavePolygon<T>>() {
-            s.cast_ray_part(pose, ray, max_toi, solid)
-        } else if let Some(s) = any.downcast_ref::<TileMap<T>>() {
-            s.cast_ray_part(pose, ray, max_toi, solid)
-        } else {
-            None
-        };
-        found.map(|(id, _)| id)
+        shape
+            .as_composite()?
+            .cast_ray_part(pose, ray, max_toi, solid)
+            .map(|(id, _)| id)
     }
     #[inline]
     fn contact_manifold_stored(

@@ -535,10 +535,11 @@ where
     }
 
     /// [`cast_ray`](Self::cast_ray) with the part of the object hit when
-    /// that object is one of the built-in composite shapes (`Compound`,
-    /// `Polyline`, `ConcavePolygon`, `TileMap`): the part id its own
-    /// `cast_ray_part` names for the same ray (the earliest part hit, ties
-    /// to the lower id), `None` for any other shape. The hit is
+    /// that object is a composite shape (`Compound`, `Polyline`,
+    /// `ConcavePolygon`, `TileMap`, or a user type through
+    /// `Shape::as_composite`): the part id its `Composite::cast_ray_part`
+    /// names for the same ray (the earliest part hit, ties to the lower
+    /// id), `None` for any other shape. The hit is
     /// [`cast_ray`](Self::cast_ray)'s; the part costs one more ray cast
     /// against the object hit.
     ///
@@ -574,8 +575,8 @@ where
     }
 
     /// The part of object `h` that `ray`'s first hit on it (up to
-    /// `max_toi`, solid or hollow) is on, when the object is one of the
-    /// built-in composite shapes; `None` for any other shape, or when the
+    /// `max_toi`, solid or hollow) is on, when the object is a composite
+    /// shape (`Composite::cast_ray_part`); `None` for any other shape, or when the
     /// ray misses it. For the hits of [`cast_ray_with`](Self::cast_ray_with)
     /// and [`cast_ray_all`](Self::cast_ray_all).
     ///

@@ -191,6 +191,18 @@ fn bounds_of<T: Real>(
 }
 
 impl<T: Real> Composite<T> for Compound<T> {
+    /// The inherent [`cast_ray_part`](Self::cast_ray_part), through the
+    /// composite's own index.
+    fn cast_ray_part(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<(u32, RayHit<T>)> {
+        Self::cast_ray_part(self, pose, ray, max_toi, solid)
+    }
+
     fn part_count(&self) -> usize {
         self.parts.len()
     }

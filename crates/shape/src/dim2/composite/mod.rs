@@ -235,6 +235,51 @@ pub trait Composite<T: Real> {
 
     /// The composite's bounding box in its own frame.
     fn local_bounds(&self) -> BoundingBox2<T>;
+
+    /// The earliest hit of `ray` (world frame) on the composite placed at
+    /// `pose`, up to `max_toi`, with the id of the part hit: the least time
+    /// over the parts' own ray casts (`pose * part.pose`), ties to the
+    /// lowest id; a one-sided part is skipped by a ray that does not come
+    /// from its front (`dir · front ≥ 0`). `None` when it misses.
+    ///
+    /// The default visits the parts whose boxes meet the ray's stretch
+    /// inside [`local_bounds`](Self::local_bounds) (one
+    /// [`visit_parts`](Self::visit_parts) call) and casts on each; the
+    /// built-in composites walk their own index instead (a tree, the tile
+    /// grid), nearest parts first. The World names parts with it
+    /// (`World::cast_ray_part`).
+    fn cast_ray_part(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<(u32, RayHit<T>)> {
+        let local = ray.inverse_transformed(pose);
+        let (t0, t1) = tree::ray_span(&local.origin, &local.dir, &self.local_bounds(), max_toi)?;
+        let (p, q) = (local.origin + local.dir * t0, local.origin + local.dir * t1);
+        let region = BoundingBox2::new(p.inf(&q), p.sup(&q));
+        let mut best: Option<(u32, RayHit<T>)> = None;
+        let _ = self.visit_parts(&region, &mut |part| {
+            let behind = part
+                .front
+                .is_some_and(|(_, n)| local.dir.dot(&n) >= T::zero());
+            let caster = part.shape.as_shape().as_ray_cast();
+            if let (false, Some(caster)) = (behind, caster) {
+                let limit = best.map_or(max_toi, |(_, h)| h.toi);
+                if let Some(hit) = caster.cast_ray(&(pose * part.pose), ray, limit, solid) {
+                    let better = best.is_none_or(|(bid, b)| {
+                        hit.toi < b.toi || (hit.toi == b.toi && part.id < bid)
+                    });
+                    if better {
+                        best = Some((part.id, hit));
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        best
+    }
 }
 
 /// The earliest hit of `ray` (world frame) on the parts of a composite
@@ -460,6 +505,107 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A composite that answers ray casts with the trait's default
+    /// `cast_ray_part`, everything else from the composite it wraps.
+    struct Plain<'c, T: Real>(&'c dyn Composite<T>);
+
+    impl<T: Real> Composite<T> for Plain<'_, T> {
+        fn part_count(&self) -> usize {
+            self.0.part_count()
+        }
+        fn part(&self, id: u32) -> Option<Part<'_, T>> {
+            self.0.part(id)
+        }
+        fn visit_parts(
+            &self,
+            region: &BoundingBox2<T>,
+            visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+        ) -> ControlFlow<()> {
+            self.0.visit_parts(region, visit)
+        }
+        fn local_bounds(&self) -> BoundingBox2<T> {
+            self.0.local_bounds()
+        }
+    }
+
+    /// The default `cast_ray_part` (one region visit) gives the built-in
+    /// composites' own answers (their index walks) bit for bit: the same
+    /// part, the same hit; a one-sided chain's parts are skipped from
+    /// behind alike. The region is the wrapped composite's real pruning, so
+    /// a region that missed a part would show here.
+    fn default_ray_part_agrees<T: Real>() {
+        use super::super::{Circle, Obb, Triangle};
+        use alloc::vec;
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let p = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+        let compound = Compound::new(vec![
+            (
+                Isometry2::identity(),
+                ConvexPart::Circle(Circle::new(T::one()).unwrap()),
+            ),
+            (
+                Isometry2::new(Vector2::new(T::lit(3.0), T::zero()), T::lit(0.4)),
+                ConvexPart::Obb(Obb::new(Vector2::new(T::one(), T::lit(0.5))).unwrap()),
+            ),
+            (
+                Isometry2::new(Vector2::new(T::lit(-2.0), T::lit(2.5)), T::zero()),
+                ConvexPart::Triangle(Triangle::new(p(0.0, 0.0), p(2.0, 0.0), p(0.0, 2.0)).unwrap()),
+            ),
+            (
+                Isometry2::new(Vector2::new(T::lit(1.0), T::lit(-3.0)), T::zero()),
+                ConvexPart::Circle(Circle::new(T::lit(0.75)).unwrap()),
+            ),
+        ])
+        .unwrap();
+        let zigzag: alloc::vec::Vec<Point2<T>> = (0..12)
+            .map(|i| p(f64::from(i) - 6.0, if i % 2 == 0 { 0.0 } else { 1.5 }))
+            .collect();
+        let chain = Polyline::new(&zigzag, false).unwrap().with_one_sided(true);
+        let mut hits = 0;
+        for case in 0..400 {
+            let pose = Isometry2::new(
+                Vector2::new(T::lit(next() * 4.0 - 2.0), T::lit(next() * 4.0 - 2.0)),
+                T::lit(next() * 6.0 - 3.0),
+            );
+            // Aimed at a point near the shapes, from up to 10 away.
+            let (ox, oy) = (next() * 20.0 - 10.0, next() * 20.0 - 10.0);
+            let (tx, ty) = (next() * 6.0 - 3.0, next() * 6.0 - 3.0);
+            let ray = Ray::new(p(ox, oy), Vector2::new(T::lit(tx - ox), T::lit(ty - oy)));
+            let max_toi = if case % 3 == 0 {
+                T::infinity()
+            } else {
+                T::lit(next() * 15.0)
+            };
+            let solid = case % 2 == 0;
+            let own: &dyn Composite<T> = if case % 2 == 0 { &compound } else { &chain };
+            let want = own.cast_ray_part(&pose, &ray, max_toi, solid);
+            let got = Plain(own).cast_ray_part(&pose, &ray, max_toi, solid);
+            assert_eq!(
+                got.map(|(i, h)| (i, h.toi)),
+                want.map(|(i, h)| (i, h.toi)),
+                "case {case}"
+            );
+            hits += usize::from(want.is_some());
+        }
+        // Enough of both outcomes for the comparison to mean something.
+        assert!(hits > 60 && hits < 340, "{hits} hits");
+    }
+
+    #[test]
+    fn default_ray_part_agrees_f32() {
+        default_ray_part_agrees::<f32>();
+    }
+    #[test]
+    fn default_ray_part_agrees_f64() {
+        default_ray_part_agrees::<f64>();
     }
 
     #[test]

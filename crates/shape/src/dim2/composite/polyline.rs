@@ -316,6 +316,18 @@ impl<T: Real> Polyline<T> {
 }
 
 impl<T: Real> Composite<T> for Polyline<T> {
+    /// The inherent [`cast_ray_part`](Self::cast_ray_part), through the
+    /// composite's own index.
+    fn cast_ray_part(
+        &self,
+        pose: &Isometry2<T>,
+        ray: &Ray<T>,
+        max_toi: T,
+        solid: bool,
+    ) -> Option<(u32, RayHit<T>)> {
+        Self::cast_ray_part(self, pose, ray, max_toi, solid)
+    }
+
     fn part_count(&self) -> usize {
         self.segments.len()
     }

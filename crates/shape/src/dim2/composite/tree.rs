@@ -297,6 +297,18 @@ pub(crate) fn ray_entry<T: Real>(
     b: &BoundingBox2<T>,
     max_t: T,
 ) -> Option<T> {
+    ray_span(origin, dir, b, max_t).map(|(t0, _)| t0)
+}
+
+/// [`ray_entry`]'s whole interval: when the ray enters the box and when it
+/// leaves it (or `max_t`), both widened; `(0, max_t)` should a time be NaN.
+#[inline]
+pub(crate) fn ray_span<T: Real>(
+    origin: &Point2<T>,
+    dir: &Vector2<T>,
+    b: &BoundingBox2<T>,
+    max_t: T,
+) -> Option<(T, T)> {
     let mut t0 = T::zero();
     let mut t1 = max_t;
     let widen = T::one() + T::epsilon() * T::lit(4.0);
@@ -327,9 +339,9 @@ pub(crate) fn ray_entry<T: Real>(
         // NaN times (never for finite input) keep the box.
     }
     if Float::is_nan(t0) || Float::is_nan(t1) {
-        Some(T::zero())
+        Some((T::zero(), max_t))
     } else {
-        (t0 <= t1).then_some(t0)
+        (t0 <= t1).then_some((t0, t1))
     }
 }
 
