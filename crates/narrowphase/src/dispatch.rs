@@ -11,7 +11,7 @@
 use core::any::Any;
 
 use nalgebra::{Isometry2, Translation2, UnitComplex};
-use shape::{Real, Shape, ShapeKind, ShapeRef};
+use shape::{Circle, Real, Shape, ShapeKind, ShapeRef};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
 use crate::manifold::{Feature, FeatureId, Manifold};
@@ -681,6 +681,170 @@ fn fallback_closest_points<T: Real>(
     Some(answer.transformed(&shift))
 }
 
+// ------------------------------------------------------ world-frame pairs
+
+/// The queries that answer some built-in pairs straight from the world
+/// poses, before the register block's arms (which answer in the first
+/// shape's frame): two circles (`circle/circle_circle_world.rs`), a circle
+/// and a box (`circle/circle_box_world.rs`). Each method answers `None` to
+/// hand the pair over to the general arm (out-of-range or bad poses, the
+/// documented degenerate cases); a query without a world-frame form keeps
+/// the default.
+trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
+    /// Two circles.
+    fn circles(
+        _: &Circle<T>,
+        _: &Isometry2<T>,
+        _: &Circle<T>,
+        _: &Isometry2<T>,
+        _: Self::Args,
+    ) -> Option<Self::Answer> {
+        None
+    }
+    /// A circle and a box, the circle first.
+    fn circle_box<B: PlacedBox<T>>(
+        _: &Circle<T>,
+        _: &Isometry2<T>,
+        _: &B,
+        _: &Isometry2<T>,
+        _: Self::Args,
+    ) -> Option<Self::Answer> {
+        None
+    }
+}
+
+impl<T: Real> WorldFrame<T> for IntersectsQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<bool> {
+        circles::intersects(a, pa, b, pb)
+    }
+    #[inline(always)]
+    fn circle_box<B: PlacedBox<T>>(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &B,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<bool> {
+        boxes::intersects(a, pa, b, pb)
+    }
+}
+
+impl<T: Real> WorldFrame<T> for ContactQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<Option<Contact<T>>> {
+        circles::contact(a, pa, b, pb)
+    }
+    #[inline(always)]
+    fn circle_box<B: PlacedBox<T>>(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &B,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<Option<Contact<T>>> {
+        boxes::contact(a, pa, b, pb)
+    }
+}
+
+impl<T: Real> WorldFrame<T> for ClosestPointsQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        max_distance: T,
+    ) -> Option<ClosestPoints<T>> {
+        circles::closest_points(a, pa, b, pb, max_distance)
+    }
+    #[inline(always)]
+    fn circle_box<B: PlacedBox<T>>(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &B,
+        pb: &Isometry2<T>,
+        max_distance: T,
+    ) -> Option<ClosestPoints<T>> {
+        boxes::closest_points(a, pa, b, pb, max_distance)
+    }
+}
+
+/// A circle and a box cast through the general arm (its separating-axis
+/// sweep is already in closed form in the box's terms).
+impl<T: Real> WorldFrame<T> for ShapeCastQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        args: ShapeCastArgs<T>,
+    ) -> Option<Option<ShapeCastHit<T>>> {
+        circles::cast(a, pa, b, pb, &args)
+    }
+}
+
+impl<T: Real> WorldFrame<T> for ManifoldQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        prediction: T,
+    ) -> Option<Option<Manifold<T>>> {
+        circles::manifold(a, pa, b, pb, prediction)
+    }
+    #[inline(always)]
+    fn circle_box<B: PlacedBox<T>>(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &B,
+        pb: &Isometry2<T>,
+        prediction: T,
+    ) -> Option<Option<Manifold<T>>> {
+        boxes::manifold(a, pa, b, pb, prediction)
+    }
+}
+
+/// The world-frame answer of the pairs [`WorldFrame`] serves, in the
+/// caller's order (a box before a circle: the circle-first answer with the
+/// arguments swapped, flipped); `None` for every other pair and on hand-over.
+#[inline(always)]
+fn world_frame<T: Real, Q: WorldFrame<T>>(
+    x: ShapeRef<'_, T>,
+    pose_x: &Isometry2<T>,
+    y: ShapeRef<'_, T>,
+    pose_y: &Isometry2<T>,
+    args: Q::Args,
+) -> Option<Q::Answer> {
+    match (x, y) {
+        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => Q::circles(a, pose_x, b, pose_y, args),
+        (ShapeRef::Circle(a), ShapeRef::Obb(b)) => Q::circle_box(a, pose_x, b, pose_y, args),
+        (ShapeRef::Circle(a), ShapeRef::Aabb(b)) => Q::circle_box(a, pose_x, b, pose_y, args),
+        (ShapeRef::Obb(b), ShapeRef::Circle(a)) => {
+            Q::circle_box(a, pose_y, b, pose_x, Q::swapped_args(args, true)).map(|r| Q::flipped(&r))
+        }
+        (ShapeRef::Aabb(b), ShapeRef::Circle(a)) => {
+            Q::circle_box(a, pose_y, b, pose_x, Q::swapped_args(args, true)).map(|r| Q::flipped(&r))
+        }
+        _ => None,
+    }
+}
+
 // ---------------------------------------------------------- register block
 
 /// Generates, from one list of rows `A, B => intersects, contact,
@@ -710,12 +874,10 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<bool, DispatchError> {
-            // Two circles: in the world frame (`circle_circle_world`), the
-            // general arm below when it hands over.
-            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
-                if let Some(answer) = circles::intersects(a, pose_x, b, pose_y) {
-                    return Ok(answer);
-                }
+            // Circle pairs from the world poses (`world_frame`), the
+            // general arm below when they hand over.
+            if let Some(answer) = world_frame::<T, IntersectsQuery>(x, pose_x, y, pose_y, ()) {
+                return Ok(answer);
             }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
@@ -738,12 +900,10 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<Option<Contact<T>>, DispatchError> {
-            // Two circles: in the world frame (`circle_circle_world`), the
-            // general arm below when it hands over.
-            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
-                if let Some(answer) = circles::contact(a, pose_x, b, pose_y) {
-                    return Ok(answer);
-                }
+            // Circle pairs from the world poses (`world_frame`), the
+            // general arm below when they hand over.
+            if let Some(answer) = world_frame::<T, ContactQuery>(x, pose_x, y, pose_y, ()) {
+                return Ok(answer);
             }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
@@ -766,12 +926,10 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             max_distance: T,
         ) -> Result<ClosestPoints<T>, DispatchError> {
-            // Two circles: in the world frame (`circle_circle_world`), the
-            // general arm below when it hands over.
-            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
-                if let Some(answer) = circles::closest_points(a, pose_x, b, pose_y, max_distance) {
-                    return Ok(answer);
-                }
+            // Circle pairs from the world poses (`world_frame`), the
+            // general arm below when they hand over.
+            if let Some(answer) = world_frame::<T, ClosestPointsQuery>(x, pose_x, y, pose_y, max_distance) {
+                return Ok(answer);
             }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
@@ -793,12 +951,10 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             args: ShapeCastArgs<T>,
         ) -> Result<Option<ShapeCastHit<T>>, DispatchError> {
-            // Two circles: in the world frame (`circle_circle_world`), the
-            // general arm below when it hands over.
-            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
-                if let Some(answer) = circles::cast(a, pose_x, b, pose_y, &args) {
-                    return Ok(answer);
-                }
+            // Circle pairs from the world poses (`world_frame`), the
+            // general arm below when they hand over.
+            if let Some(answer) = world_frame::<T, ShapeCastQuery>(x, pose_x, y, pose_y, args) {
+                return Ok(answer);
             }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
@@ -820,12 +976,10 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             prediction: T,
         ) -> Result<Option<Manifold<T>>, DispatchError> {
-            // Two circles: in the world frame (`circle_circle_world`), the
-            // general arm below when it hands over.
-            if let (ShapeRef::Circle(a), ShapeRef::Circle(b)) = (x, y) {
-                if let Some(answer) = circles::manifold(a, pose_x, b, pose_y, prediction) {
-                    return Ok(answer);
-                }
+            // Circle pairs from the world poses (`world_frame`), the
+            // general arm below when they hand over.
+            if let Some(answer) = world_frame::<T, ManifoldQuery>(x, pose_x, y, pose_y, prediction) {
+                return Ok(answer);
             }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
@@ -840,6 +994,7 @@ macro_rules! register_block {
 }
 
 use crate::cast::pairs::*;
+use crate::circle::circle_box_world::{self as boxes, PlacedBox};
 use crate::circle::circle_circle_world as circles;
 use crate::circle::*;
 use crate::ellipse::*;

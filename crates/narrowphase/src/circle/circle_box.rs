@@ -29,16 +29,114 @@ use shape::{Aabb, Circle, Obb, Real};
 use crate::polygonal::length_and_direction;
 use crate::{ClosestPoints, Contact};
 
+/// The box's point nearest `q` (a point in the box's frame, relative to its
+/// centre): the clamp to `[−h, h]` (step 2).
+#[inline(always)]
+pub(crate) fn clamp<T: Real>(q: &Vector2<T>, h: &Vector2<T>) -> Vector2<T> {
+    Vector2::new(
+        nalgebra::clamp(q.x, -h.x, h.x),
+        nalgebra::clamp(q.y, -h.y, h.y),
+    )
+}
+
+/// Steps 3–4 in the box's frame, for a circle of radius `r` centred at `q`
+/// (relative to the box's centre): `None` when apart.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BoxTouch<T: Real> {
+    /// The normal from the circle to the box (box frame).
+    pub n: Vector2<T>,
+    /// The centre's distance to the box's surface, negative inside.
+    pub signed: T,
+    /// The box's point nearest the centre (relative to the box's centre).
+    pub k: Vector2<T>,
+    /// Whether the centre is inside the box (the contact's point on B is
+    /// then the centre moved by `signed` along the normal).
+    pub inside: bool,
+}
+
+#[inline(always)]
+pub(crate) fn touch_in_box<T: Real>(r: T, h: &Vector2<T>, q: &Vector2<T>) -> Option<BoxTouch<T>> {
+    let k = clamp(q, h);
+    let d = k - q;
+    let d2 = d.norm_squared();
+    if d2 > r * r {
+        return None;
+    }
+    if d2 > T::zero() {
+        // From the scaled vector: `d2` may be subnormal, `√d2` inexact.
+        let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
+        return Some(BoxTouch {
+            n,
+            signed: len,
+            k,
+            inside: false,
+        });
+    }
+    let (fx, fy) = (h.x - Float::abs(q.x), h.y - Float::abs(q.y));
+    let (n, signed) = if fx <= fy {
+        (
+            Vector2::new(
+                if q.x < T::zero() { T::one() } else { -T::one() },
+                T::zero(),
+            ),
+            -fx,
+        )
+    } else {
+        (
+            Vector2::new(
+                T::zero(),
+                if q.y < T::zero() { T::one() } else { -T::one() },
+            ),
+            -fy,
+        )
+    };
+    Some(BoxTouch {
+        n,
+        signed,
+        k,
+        inside: true,
+    })
+}
+
+/// Step 5 in the box's frame, for a circle centred at `q` (relative to the
+/// box's centre) that does not meet the box: the unit direction from the
+/// centre to the box, the centre's distance to the box, and the box's
+/// nearest point `k`.
+#[inline(always)]
+pub(crate) fn apart_in_box<T: Real>(h: &Vector2<T>, q: &Vector2<T>) -> (Vector2<T>, T, Vector2<T>) {
+    let k = clamp(q, h);
+    let (cx, cy) = (k.x != q.x, k.y != q.y);
+    let sign = |v: T| if v < T::zero() { T::one() } else { -T::one() };
+    let (u, d) = if cx && !cy {
+        (Vector2::new(sign(q.x), T::zero()), Float::abs(q.x) - h.x)
+    } else if cy && !cx {
+        (Vector2::new(T::zero(), sign(q.y)), Float::abs(q.y) - h.y)
+    } else {
+        match length_and_direction(k - q) {
+            Some((len, u)) => (u, len),
+            // Rounding put the centre on the box: towards its centre.
+            None => (
+                length_and_direction(-q).map_or_else(Vector2::x, |(_, u)| u),
+                T::zero(),
+            ),
+        }
+    };
+    (u, d, k)
+}
+
+/// The circle's centre (A's origin) in B's frame, relative to the box's
+/// centre `centre`.
+#[inline(always)]
+fn centre_in_box<T: Real>(centre: Point2<T>, b_in_a: &Isometry2<T>) -> Vector2<T> {
+    b_in_a.inverse_transform_point(&Point2::origin()) - centre
+}
+
 /// The circle (radius `r`, centre at A's origin) against a box with half
 /// extents `h` centred at `centre` in B's local frame.
 #[inline]
 fn intersects<T: Real>(r: T, h: Vector2<T>, centre: Point2<T>, b_in_a: &Isometry2<T>) -> bool {
-    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
-    let k = Vector2::new(
-        nalgebra::clamp(q.x, -h.x, h.x),
-        nalgebra::clamp(q.y, -h.y, h.y),
-    );
-    (q - k).norm_squared() <= r * r
+    let q = centre_in_box(centre, b_in_a);
+    (q - clamp(&q, &h)).norm_squared() <= r * r
 }
 
 #[inline]
@@ -48,53 +146,17 @@ fn contact<T: Real>(
     centre: Point2<T>,
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
-    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
-    let k = Vector2::new(
-        nalgebra::clamp(q.x, -h.x, h.x),
-        nalgebra::clamp(q.y, -h.y, h.y),
-    );
-    let d = k - q;
-    let d2 = d.norm_squared();
-    if d2 > r * r {
-        return None;
-    }
-    // (normal in B's frame, distance from the centre to the box surface, signed:
-    // negative inside)
-    let (local_n, signed) = if d2 > T::zero() {
-        // From the scaled vector: `d2` may be subnormal, `√d2` inexact.
-        let (len, n) = length_and_direction(d).unwrap_or((T::zero(), Vector2::x()));
-        (n, len)
+    let t = touch_in_box(r, &h, &centre_in_box(centre, b_in_a))?;
+    let n = b_in_a.rotation * t.n;
+    let point_b = if t.inside {
+        Point2::from(n * t.signed)
     } else {
-        let (fx, fy) = (h.x - Float::abs(q.x), h.y - Float::abs(q.y));
-        if fx <= fy {
-            (
-                Vector2::new(
-                    if q.x < T::zero() { T::one() } else { -T::one() },
-                    T::zero(),
-                ),
-                -fx,
-            )
-        } else {
-            (
-                Vector2::new(
-                    T::zero(),
-                    if q.y < T::zero() { T::one() } else { -T::one() },
-                ),
-                -fy,
-            )
-        }
-    };
-    let n = b_in_a.rotation * local_n;
-    let surface = b_in_a * (centre + k);
-    let point_b = if d2 > T::zero() {
-        surface
-    } else {
-        Point2::from(n * signed)
+        b_in_a * (centre + t.k)
     };
     Some(Contact {
         normal: Unit::new_unchecked(n),
         // `|d|` may exceed `r` by an ulp where `d2 ≤ r²` held: clamp.
-        depth: Float::max(r - signed, T::zero()),
+        depth: Float::max(r - t.signed, T::zero()),
         point_a: Point2::from(n * r),
         point_b,
     })
@@ -162,29 +224,7 @@ fn apart<T: Real>(
     b_in_a: &Isometry2<T>,
     max_distance: T,
 ) -> ClosestPoints<T> {
-    let q = b_in_a.inverse_transform_point(&Point2::origin()) - centre;
-    let k = Vector2::new(
-        nalgebra::clamp(q.x, -h.x, h.x),
-        nalgebra::clamp(q.y, -h.y, h.y),
-    );
-    let (cx, cy) = (k.x != q.x, k.y != q.y);
-    let sign = |v: T| if v < T::zero() { T::one() } else { -T::one() };
-    // The direction from the centre to the box (B's frame) and the centre's
-    // distance to it.
-    let (u, d) = if cx && !cy {
-        (Vector2::new(sign(q.x), T::zero()), Float::abs(q.x) - h.x)
-    } else if cy && !cx {
-        (Vector2::new(T::zero(), sign(q.y)), Float::abs(q.y) - h.y)
-    } else {
-        match length_and_direction(k - q) {
-            Some((len, u)) => (u, len),
-            // Rounding put the centre on the box: towards its centre.
-            None => (
-                length_and_direction(-q).map_or_else(Vector2::x, |(_, u)| u),
-                T::zero(),
-            ),
-        }
-    };
+    let (u, d, k) = apart_in_box(&h, &centre_in_box(centre, b_in_a));
     let n = b_in_a.rotation * u;
     ClosestPoints::apart(
         Point2::from(n * r),

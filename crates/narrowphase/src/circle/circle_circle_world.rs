@@ -54,7 +54,7 @@ fn in_range<T: Real>(x: T) -> bool {
 /// `c_B − c_A` when every number of both poses is in range (`&` rather than
 /// `&&`: no branch per number).
 #[inline(always)]
-fn offset<T: Real>(pose_a: &Isometry2<T>, pose_b: &Isometry2<T>) -> Option<Vector2<T>> {
+pub(crate) fn offset<T: Real>(pose_a: &Isometry2<T>, pose_b: &Isometry2<T>) -> Option<Vector2<T>> {
     let numbers = |p: &Isometry2<T>| {
         in_range(p.translation.vector.x)
             & in_range(p.translation.vector.y)

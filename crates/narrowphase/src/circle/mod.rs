@@ -2,6 +2,7 @@
 //! clamping, circle–polygon by seed 001's edge tests.
 
 mod circle_box;
+pub(crate) mod circle_box_world;
 mod circle_circle;
 pub(crate) mod circle_circle_world;
 mod circle_polygon;

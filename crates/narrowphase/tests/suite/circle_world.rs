@@ -319,3 +319,136 @@ fn hand_over_f32() {
 fn hand_over_f64() {
     hand_over::<f64>();
 }
+
+/// A circle and a box (oriented or axis-aligned) are answered from the world
+/// poses too (`circle/circle_box_world.rs`): the reversed order is the
+/// flipped answer bit for bit, and every answer is the relative-frame
+/// kernel's (`circle_obb_*`, `circle_aabb_*`) mapped to the world within the
+/// tolerance; intersects, contact, closest points and the manifold agree on
+/// touching, the manifold's normal and deepest separation are the
+/// contact's or the closest points' bit for bit.
+fn circle_box_agrees<T: Real>(
+    (r, pa, hx, pb, _, _): Input,
+    aligned: bool,
+) -> Result<(), TestCaseError> {
+    use narrowphase::circle::{
+        circle_aabb_closest_points, circle_aabb_contact, circle_obb_closest_points,
+        circle_obb_contact,
+    };
+    let a = Circle::<T>::new(T::lit(r)).unwrap();
+    let half = Vector2::new(T::lit(hx), T::lit(hx * 0.5 + 0.1));
+    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
+    let obb = Obb::new(half).unwrap();
+    let aabb = Aabb::new(
+        Point2::from(-half * T::lit(0.5)),
+        Point2::from(half * T::lit(1.5)),
+    )
+    .unwrap();
+    let b: &dyn Shape<T> = if aligned { &aabb } else { &obb };
+    // The box's effective pose: an axis-aligned box drops the rotation.
+    let eff = if aligned {
+        Isometry2::from_parts(pb.translation, UnitComplex::identity())
+    } else {
+        pb
+    };
+    let m = pa.inv_mul(&eff);
+    let scale =
+        (pa.translation.vector.amax() + pb.translation.vector.amax() + T::lit(8.0)).as_f64();
+    let tol = 64.0 * T::epsilon().as_f64() * scale;
+
+    let touching = intersects(&a, &pa, b, &pb).unwrap();
+    prop_assert_eq!(touching, intersects(b, &pb, &a, &pa).unwrap());
+    let (ab, ba) = (
+        contact(&a, &pa, b, &pb).unwrap(),
+        contact(b, &pb, &a, &pa).unwrap(),
+    );
+    prop_assert_eq!(touching, ab.is_some());
+    let reference = if aligned {
+        circle_aabb_contact(&a, &aabb, &m)
+    } else {
+        circle_obb_contact(&a, &obb, &m)
+    };
+    prop_assert_eq!(ab.is_some(), reference.is_some());
+    if let (Some(x), Some(y), Some(k)) = (ab, ba, reference) {
+        prop_assert_eq!(vec_bits(&x.normal), neg_bits(&y.normal));
+        prop_assert_eq!(point_bits(&x.point_a), point_bits(&y.point_b));
+        prop_assert_eq!(bits(x.depth), bits(y.depth));
+        prop_assert!((x.depth - k.depth).as_f64().abs() <= tol);
+        prop_assert!(
+            (x.normal.into_inner() - pa.rotation * k.normal.into_inner())
+                .norm()
+                .as_f64()
+                <= tol
+        );
+        prop_assert!((x.point_a - pa * k.point_a).norm().as_f64() <= tol);
+        prop_assert!((x.point_b - pa * k.point_b).norm().as_f64() <= tol);
+    }
+    let cp = closest_points(&a, &pa, b, &pb, T::infinity()).unwrap();
+    prop_assert_eq!(touching, cp == ClosestPoints::Intersecting);
+    let reference = if aligned {
+        circle_aabb_closest_points(&a, &aabb, &m, T::infinity())
+    } else {
+        circle_obb_closest_points(&a, &obb, &m, T::infinity())
+    };
+    match (cp, reference) {
+        (
+            ClosestPoints::WithinMargin {
+                point_a,
+                point_b,
+                distance: d,
+                ..
+            },
+            ClosestPoints::WithinMargin {
+                point_a: qa,
+                point_b: qb,
+                distance: e,
+                ..
+            },
+        ) => {
+            prop_assert!((d - e).as_f64().abs() <= tol);
+            prop_assert!((point_a - pa * qa).norm().as_f64() <= tol);
+            prop_assert!((point_b - pa * qb).norm().as_f64() <= tol);
+        }
+        (x, y) => prop_assert_eq!(x, y),
+    }
+    let prediction = T::lit(2.0);
+    let (mab, mba) = (
+        contact_manifold(&a, &pa, b, &pb, prediction).unwrap(),
+        contact_manifold(b, &pb, &a, &pa, prediction).unwrap(),
+    );
+    prop_assert_eq!(mab, mba.map(|m| m.flipped()));
+    if let Some(x) = mab {
+        let p = x.points()[0];
+        match (ab, cp) {
+            (Some(k), _) => {
+                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&k.normal));
+                prop_assert_eq!(bits(p.separation), bits(-k.depth));
+            }
+            (
+                None,
+                ClosestPoints::WithinMargin {
+                    normal, distance, ..
+                },
+            ) => {
+                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&normal));
+                prop_assert_eq!(bits(p.separation), bits(distance));
+            }
+            _ => prop_assert!(false, "a manifold with neither contact nor closest points"),
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
+
+    #[test]
+    fn circle_box_agrees_f32(i in input(), aligned in any::<bool>()) {
+        circle_box_agrees::<f32>(i, aligned)?;
+    }
+
+    #[test]
+    fn circle_box_agrees_f64(i in input(), aligned in any::<bool>()) {
+        circle_box_agrees::<f64>(i, aligned)?;
+    }
+}
