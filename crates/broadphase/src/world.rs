@@ -383,9 +383,31 @@ where
     /// The manifold settings and last query's feature ids
     /// (`world/manifolds.rs`).
     manifolds: manifolds::ManifoldState<T, D>,
-    /// The parallel narrow phase's per-pair answers, kept between frames.
+    /// The parallel narrow phase's chunks (each one's colliding pairs and
+    /// errors), kept between frames.
     #[cfg(feature = "rayon")]
-    results: std::sync::Mutex<Vec<PairResult<<Dim<D> as Space<T, D>>::Contact>>>,
+    chunks: std::sync::Mutex<Vec<NarrowChunk<<Dim<D> as Space<T, D>>::Contact>>>,
+}
+
+/// What the parallel narrow phase records for one chunk of candidate pairs,
+/// in pair order: the colliding pairs, the errors, and how many pairs the
+/// filters accepted.
+#[cfg(feature = "rayon")]
+struct NarrowChunk<C> {
+    pairs: Vec<PairContact<C>>,
+    errors: Vec<(Handle, Handle, DispatchError)>,
+    accepted: usize,
+}
+
+#[cfg(feature = "rayon")]
+impl<C> Default for NarrowChunk<C> {
+    fn default() -> Self {
+        Self {
+            pairs: Vec::new(),
+            errors: Vec::new(),
+            accepted: 0,
+        }
+    }
 }
 
 /// One candidate pair's narrow-phase answer: `None` when the filters reject
@@ -448,7 +470,7 @@ where
             sweep: continuous::SweepBuffers::default(),
             manifolds: manifolds::ManifoldState::default(),
             #[cfg(feature = "rayon")]
-            results: std::sync::Mutex::default(),
+            chunks: std::sync::Mutex::default(),
         })
     }
 
@@ -794,35 +816,57 @@ where
             }
             if let Some(result) = self.pair_contact(a, b) {
                 accepted += 1;
-                self.record(a, b, result, out);
+                self.record(a, b, result, &mut out.pairs, &mut out.errors);
             }
         }
         accepted
     }
 
-    /// The parallel narrow phase: filters and contacts on all cores, then
-    /// recorded in pair order, so the result is identical to the serial one.
+    /// The parallel narrow phase: the pairs cut into chunks in order, each
+    /// chunk's filters, contacts and records (the handles: reads of both
+    /// objects' slots) on any core into the chunk's own buffers, then the
+    /// buffers appended in chunk order, so the result is identical to the
+    /// serial one and the serial part is a copy of the colliding pairs.
     #[cfg(feature = "rayon")]
     fn narrow_phase(&self, pairs: &[(u32, u32)], out: &mut Frame<T, D>) -> usize {
         use rayon::prelude::*;
-        let mut results = self
-            .results
+        let mut chunks = self
+            .chunks
             .lock()
-            .map(|mut r| core::mem::take(&mut *r))
+            .map(|mut c| core::mem::take(&mut *c))
             .unwrap_or_default();
-        pairs
-            .par_iter()
-            .map(|&(a, b)| self.pair_contact(a, b))
-            .collect_into_vec(&mut results);
-        let mut accepted = 0;
-        for (&(a, b), r) in pairs.iter().zip(results.drain(..)) {
-            if let Some(result) = r {
-                accepted += 1;
-                self.record(a, b, result, out);
-            }
+        // A few chunks per thread (their costs differ), none too small to
+        // pay for its task.
+        let size = pairs
+            .len()
+            .div_ceil(4 * rayon::current_num_threads())
+            .max(512);
+        let count = pairs.len().div_ceil(size);
+        if chunks.len() < count {
+            chunks.resize_with(count, NarrowChunk::default);
         }
-        if let Ok(mut r) = self.results.lock() {
-            *r = results;
+        pairs
+            .par_chunks(size)
+            .zip(chunks[..count].par_iter_mut())
+            .for_each(|(ps, chunk)| {
+                chunk.pairs.clear();
+                chunk.errors.clear();
+                chunk.accepted = 0;
+                for &(a, b) in ps {
+                    if let Some(result) = self.pair_contact(a, b) {
+                        chunk.accepted += 1;
+                        self.record(a, b, result, &mut chunk.pairs, &mut chunk.errors);
+                    }
+                }
+            });
+        let mut accepted = 0;
+        for chunk in &mut chunks[..count] {
+            accepted += chunk.accepted;
+            out.pairs.append(&mut chunk.pairs);
+            out.errors.append(&mut chunk.errors);
+        }
+        if let Ok(mut c) = self.chunks.lock() {
+            *c = chunks;
         }
         accepted
     }
@@ -833,17 +877,18 @@ where
         a: u32,
         b: u32,
         result: Result<(Option<<Dim<D> as Space<T, D>>::Contact>, Parts), DispatchError>,
-        out: &mut Frame<T, D>,
+        pairs: &mut Vec<PairContact<<Dim<D> as Space<T, D>>::Contact>>,
+        errors: &mut Vec<(Handle, Handle, DispatchError)>,
     ) {
         match result {
-            Ok((Some(contact), parts)) => out.pairs.push(PairContact {
+            Ok((Some(contact), parts)) => pairs.push(PairContact {
                 a: self.handle(a),
                 b: self.handle(b),
                 contact,
                 parts,
             }),
             Ok((None, _)) => {}
-            Err(e) => out.errors.push((self.handle(a), self.handle(b), e)),
+            Err(e) => errors.push((self.handle(a), self.handle(b), e)),
         }
     }
 
