@@ -11,7 +11,7 @@
 use core::any::Any;
 
 use nalgebra::{Isometry2, Translation2, UnitComplex};
-use shape::{Circle, Real, Shape, ShapeKind, ShapeRef};
+use shape::{Aabb, Circle, Obb, Real, Shape, ShapeKind, ShapeRef};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
 use crate::manifold::{Feature, FeatureId, Manifold};
@@ -227,6 +227,20 @@ impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
     type Answer = bool;
     const NAME: &'static str = "intersects";
     const SLOT: usize = slot::INTERSECTS;
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &Isometry2<T>,
+        b: &B,
+        pose_b: &Isometry2<T>,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+    }
+    #[inline(always)]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        world_pair::<T, Self, A, B>()
+    }
     const SYMMETRIC: bool = true;
     fn composite(
         a: &dyn Shape<T>,
@@ -280,6 +294,20 @@ impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
     type Answer = Option<Contact<T>>;
     const NAME: &'static str = "contact";
     const SLOT: usize = slot::CONTACT;
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &Isometry2<T>,
+        b: &B,
+        pose_b: &Isometry2<T>,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+    }
+    #[inline(always)]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        world_pair::<T, Self, A, B>()
+    }
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -332,6 +360,20 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
     type Answer = ClosestPoints<T>;
     const NAME: &'static str = "closest_points";
     const SLOT: usize = slot::CLOSEST_POINTS;
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &Isometry2<T>,
+        b: &B,
+        pose_b: &Isometry2<T>,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+    }
+    #[inline(always)]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        world_pair::<T, Self, A, B>()
+    }
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -386,6 +428,20 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
     type Answer = Option<ShapeCastHit<T>>;
     const NAME: &'static str = "cast_shapes";
     const SLOT: usize = slot::SHAPE_CAST;
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &Isometry2<T>,
+        b: &B,
+        pose_b: &Isometry2<T>,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+    }
+    #[inline(always)]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        world_pair::<T, Self, A, B>()
+    }
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -472,6 +528,20 @@ impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
     type Answer = Option<Manifold<T>>;
     const NAME: &'static str = "contact_manifold";
     const SLOT: usize = slot::MANIFOLD;
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &Isometry2<T>,
+        b: &B,
+        pose_b: &Isometry2<T>,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+    }
+    #[inline(always)]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        world_pair::<T, Self, A, B>()
+    }
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -684,13 +754,16 @@ fn fallback_closest_points<T: Real>(
 // ------------------------------------------------------ world-frame pairs
 
 /// The queries that answer some built-in pairs straight from the world
-/// poses, before the register block's arms (which answer in the first
-/// shape's frame): two circles (`circle/circle_circle_world.rs`), a circle
-/// and a box (`circle/circle_box_world.rs`). Each method answers `None` to
-/// hand the pair over to the general arm (out-of-range or bad poses, the
-/// documented degenerate cases); a query without a world-frame form keeps
-/// the default.
+/// poses instead of in the first shape's frame (through
+/// [`PairQuery::world`], which the register block's arms ask first when the
+/// pair's types are served, `world_pair`): two circles
+/// (`circle/circle_circle_world.rs`), a circle and a box
+/// (`circle/circle_box_world.rs`). Each method answers `None` to hand the
+/// pair over to the general way (out-of-range or bad poses, the documented
+/// degenerate cases); a query without a world-frame form keeps the default.
 trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
+    /// Whether [`circle_box`](Self::circle_box) has a world-frame form.
+    const CIRCLE_BOX: bool = true;
     /// Two circles.
     fn circles(
         _: &Circle<T>,
@@ -785,6 +858,7 @@ impl<T: Real> WorldFrame<T> for ClosestPointsQuery {
 /// A circle and a box cast through the general arm (its separating-axis
 /// sweep is already in closed form in the box's terms).
 impl<T: Real> WorldFrame<T> for ShapeCastQuery {
+    const CIRCLE_BOX: bool = false;
     #[inline(always)]
     fn circles(
         a: &Circle<T>,
@@ -820,28 +894,42 @@ impl<T: Real> WorldFrame<T> for ManifoldQuery {
     }
 }
 
-/// The world-frame answer of the pairs [`WorldFrame`] serves, in the
-/// caller's order (a box before a circle: the circle-first answer with the
-/// arguments swapped, flipped); `None` for every other pair and on hand-over.
+/// Whether [`world_frame`] serves the shape types `A` and `B` (kernel
+/// order): a circle and a circle, an oriented box or an axis-aligned box. A
+/// constant once the types are known.
 #[inline(always)]
-fn world_frame<T: Real, Q: WorldFrame<T>>(
-    x: ShapeRef<'_, T>,
-    pose_x: &Isometry2<T>,
-    y: ShapeRef<'_, T>,
-    pose_y: &Isometry2<T>,
+fn world_pair<T: Real, Q: WorldFrame<T>, A: Any, B: Any>() -> bool {
+    use core::any::TypeId;
+    TypeId::of::<A>() == TypeId::of::<Circle<T>>()
+        && (TypeId::of::<B>() == TypeId::of::<Circle<T>>()
+            || (Q::CIRCLE_BOX
+                && (TypeId::of::<B>() == TypeId::of::<Obb<T>>()
+                    || TypeId::of::<B>() == TypeId::of::<Aabb<T>>())))
+}
+
+/// The world-frame answer of the pairs [`WorldFrame`] serves, `A` and `B`
+/// in the pair's kernel order (the circle first); `None` for every other
+/// pair and on hand-over. The types are known where it is called (the
+/// register block's arms, through `PairQuery::world`), so the downcasts are
+/// decided at compile time and the other pairs pay nothing.
+#[inline(always)]
+fn world_frame<T: Real, Q: WorldFrame<T>, A: Any, B: Any>(
+    a: &A,
+    pose_a: &Isometry2<T>,
+    b: &B,
+    pose_b: &Isometry2<T>,
     args: Q::Args,
 ) -> Option<Q::Answer> {
-    match (x, y) {
-        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => Q::circles(a, pose_x, b, pose_y, args),
-        (ShapeRef::Circle(a), ShapeRef::Obb(b)) => Q::circle_box(a, pose_x, b, pose_y, args),
-        (ShapeRef::Circle(a), ShapeRef::Aabb(b)) => Q::circle_box(a, pose_x, b, pose_y, args),
-        (ShapeRef::Obb(b), ShapeRef::Circle(a)) => {
-            Q::circle_box(a, pose_y, b, pose_x, Q::swapped_args(args, true)).map(|r| Q::flipped(&r))
-        }
-        (ShapeRef::Aabb(b), ShapeRef::Circle(a)) => {
-            Q::circle_box(a, pose_y, b, pose_x, Q::swapped_args(args, true)).map(|r| Q::flipped(&r))
-        }
-        _ => None,
+    let (a, b) = (a as &dyn Any, b as &dyn Any);
+    let circle = a.downcast_ref::<Circle<T>>()?;
+    if let Some(b) = b.downcast_ref::<Circle<T>>() {
+        Q::circles(circle, pose_a, b, pose_b, args)
+    } else if let Some(b) = b.downcast_ref::<Obb<T>>() {
+        Q::circle_box(circle, pose_a, b, pose_b, args)
+    } else if let Some(b) = b.downcast_ref::<Aabb<T>>() {
+        Q::circle_box(circle, pose_a, b, pose_b, args)
+    } else {
+        None
     }
 }
 
@@ -874,11 +962,6 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<bool, DispatchError> {
-            // Circle pairs from the world poses (`world_frame`), the
-            // general arm below when they hand over.
-            if let Some(answer) = world_frame::<T, IntersectsQuery>(x, pose_x, y, pose_y, ()) {
-                return Ok(answer);
-            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
@@ -900,11 +983,6 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             (): (),
         ) -> Result<Option<Contact<T>>, DispatchError> {
-            // Circle pairs from the world poses (`world_frame`), the
-            // general arm below when they hand over.
-            if let Some(answer) = world_frame::<T, ContactQuery>(x, pose_x, y, pose_y, ()) {
-                return Ok(answer);
-            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
@@ -926,11 +1004,6 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             max_distance: T,
         ) -> Result<ClosestPoints<T>, DispatchError> {
-            // Circle pairs from the world poses (`world_frame`), the
-            // general arm below when they hand over.
-            if let Some(answer) = world_frame::<T, ClosestPointsQuery>(x, pose_x, y, pose_y, max_distance) {
-                return Ok(answer);
-            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
@@ -951,11 +1024,6 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             args: ShapeCastArgs<T>,
         ) -> Result<Option<ShapeCastHit<T>>, DispatchError> {
-            // Circle pairs from the world poses (`world_frame`), the
-            // general arm below when they hand over.
-            if let Some(answer) = world_frame::<T, ShapeCastQuery>(x, pose_x, y, pose_y, args) {
-                return Ok(answer);
-            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ShapeCastQuery, _, _>(
@@ -976,11 +1044,6 @@ macro_rules! register_block {
             pose_y: &'s Isometry2<T>,
             prediction: T,
         ) -> Result<Option<Manifold<T>>, DispatchError> {
-            // Circle pairs from the world poses (`world_frame`), the
-            // general arm below when they hand over.
-            if let Some(answer) = world_frame::<T, ManifoldQuery>(x, pose_x, y, pose_y, prediction) {
-                return Ok(answer);
-            }
             match ((x, pose_x), (y, pose_y)) {
                 $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ManifoldQuery, _, _>(

@@ -238,6 +238,32 @@ pub trait PairQuery<T: Real, D: Dimension<T>>: Sized + 'static {
         pose_y: &D::Pose,
         args: Self::Args,
     ) -> Result<Self::Answer, DispatchError>;
+    /// The answer for two built-in shapes of types `A` and `B` (in the
+    /// pair's kernel order) straight from their world poses, for the pairs a
+    /// query answers that way (two circles, a circle and a box in 2D: see
+    /// `dispatch.rs`, `WorldFrame`); `None` to take the kernel in the first
+    /// shape's frame (the default, and a pair's hand-over). Called first by
+    /// [`builtin_in_order`]: for the other pairs the types decide at compile
+    /// time, and it costs nothing.
+    #[inline(always)]
+    fn world<A: Any, B: Any>(
+        a: &A,
+        pose_a: &D::Pose,
+        b: &B,
+        pose_b: &D::Pose,
+        args: Self::Args,
+    ) -> Option<Self::Answer> {
+        let _ = (a, pose_a, b, pose_b, args);
+        None
+    }
+    /// Whether [`world`](Self::world) serves the types `A` and `B` (in the
+    /// pair's kernel order): a constant for the two types (the default: no
+    /// pair).
+    #[inline(always)]
+    #[must_use]
+    fn serves_in_world<A: Any, B: Any>() -> bool {
+        false
+    }
     /// The answer for a pair in which a shape is a composite (made of parts,
     /// see [`crate::composite`]), with the parts that gave it; `None` when
     /// neither shape is one (the default: no composite in this dimension).
@@ -1271,6 +1297,96 @@ where
 {
     // An answer the same from either side needs no record of the order.
     let reversed = reversed && !Q::SYMMETRIC;
+    if Q::serves_in_world::<A, B>() {
+        // A pair answered from the world poses (decided by the types, at
+        // compile time): in a function of its own, so that the other arms
+        // stay jumps to `builtin_placed` and save no register.
+        return builtin_world::<T, D, Q, A, B>(
+            (a, pose_x),
+            (b, pose_y),
+            reversed,
+            args,
+            variants,
+            kernel,
+        );
+    }
+    builtin_ordered::<T, D, Q, A, B>((a, pose_x), (b, pose_y), reversed, args, variants, kernel)
+}
+
+/// [`builtin_in_order`] for the pairs [`PairQuery::world`] answers: its
+/// answer, or on hand-over the general way.
+#[inline(never)]
+fn builtin_world<'s, T, D, Q, A, B>(
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    if let Some(answer) = Q::world(a, pose_x, b, pose_y, Q::swapped_args(args, reversed)) {
+        return Ok(Q::flipped_if(answer, reversed));
+    }
+    builtin_handed_over::<T, D, Q, A, B>((a, pose_x), (b, pose_y), reversed, args, variants, kernel)
+}
+
+/// [`builtin_world`]'s hand-over (bad or out-of-range poses, the degenerate
+/// cases): rare, out of line so that the world path stays small.
+#[cold]
+#[inline(never)]
+fn builtin_handed_over<'s, T, D, Q, A, B>(
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
+    builtin_ordered::<T, D, Q, A, B>((a, pose_x), (b, pose_y), reversed, args, variants, kernel)
+}
+
+/// The rest of [`builtin_in_order`] (`reversed` already cleared for a
+/// symmetric query): two kinds in the arm's order, or two shapes of one kind
+/// put in the canonical order, then `builtin_placed`.
+#[inline(always)]
+fn builtin_ordered<'s, T, D, Q, A, B>(
+    (a, pose_x): (&'s A, &'s D::Pose),
+    (b, pose_y): (&'s B, &'s D::Pose),
+    reversed: bool,
+    args: Q::Args,
+    variants: (
+        impl Fn(&'s A) -> D::Builtin<'s>,
+        impl Fn(&'s B) -> D::Builtin<'s>,
+    ),
+    kernel: impl FnOnce(&A, &B, &D::Pose, Q::Args) -> Q::Answer,
+) -> Result<Q::Answer, DispatchError>
+where
+    T: Real,
+    D: Dimension<T>,
+    Q: PairQuery<T, D>,
+    A: Any,
+    B: Any,
+{
     let (ka, kb) = (
         D::builtin_kind(variants.0(a)),
         D::builtin_kind(variants.1(b)),
