@@ -222,25 +222,34 @@ impl<T: Real> Dimension<T> for Dim2 {
 
 // ------------------------------------------------------------- the queries
 
+/// The two [`PairQuery`] methods through which a 2D query serves the pairs
+/// answered from the world poses ([`WorldFrame`]): written once for the five
+/// queries.
+macro_rules! world_frame_methods {
+    () => {
+        #[inline(always)]
+        fn world<A: Any, B: Any>(
+            a: &A,
+            pose_a: &Isometry2<T>,
+            b: &B,
+            pose_b: &Isometry2<T>,
+            args: Self::Args,
+        ) -> Option<Self::Answer> {
+            world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
+        }
+        #[inline(always)]
+        fn serves_in_world<A: Any, B: Any>() -> bool {
+            world_pair::<T, Self, A, B>()
+        }
+    };
+}
+
 impl<T: Real> PairQuery<T, Dim2> for IntersectsQuery {
     type Args = ();
     type Answer = bool;
     const NAME: &'static str = "intersects";
     const SLOT: usize = slot::INTERSECTS;
-    #[inline(always)]
-    fn world<A: Any, B: Any>(
-        a: &A,
-        pose_a: &Isometry2<T>,
-        b: &B,
-        pose_b: &Isometry2<T>,
-        args: Self::Args,
-    ) -> Option<Self::Answer> {
-        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
-    }
-    #[inline(always)]
-    fn serves_in_world<A: Any, B: Any>() -> bool {
-        world_pair::<T, Self, A, B>()
-    }
+    world_frame_methods!();
     const SYMMETRIC: bool = true;
     fn composite(
         a: &dyn Shape<T>,
@@ -294,20 +303,7 @@ impl<T: Real> PairQuery<T, Dim2> for ContactQuery {
     type Answer = Option<Contact<T>>;
     const NAME: &'static str = "contact";
     const SLOT: usize = slot::CONTACT;
-    #[inline(always)]
-    fn world<A: Any, B: Any>(
-        a: &A,
-        pose_a: &Isometry2<T>,
-        b: &B,
-        pose_b: &Isometry2<T>,
-        args: Self::Args,
-    ) -> Option<Self::Answer> {
-        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
-    }
-    #[inline(always)]
-    fn serves_in_world<A: Any, B: Any>() -> bool {
-        world_pair::<T, Self, A, B>()
-    }
+    world_frame_methods!();
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -360,20 +356,7 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
     type Answer = ClosestPoints<T>;
     const NAME: &'static str = "closest_points";
     const SLOT: usize = slot::CLOSEST_POINTS;
-    #[inline(always)]
-    fn world<A: Any, B: Any>(
-        a: &A,
-        pose_a: &Isometry2<T>,
-        b: &B,
-        pose_b: &Isometry2<T>,
-        args: Self::Args,
-    ) -> Option<Self::Answer> {
-        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
-    }
-    #[inline(always)]
-    fn serves_in_world<A: Any, B: Any>() -> bool {
-        world_pair::<T, Self, A, B>()
-    }
+    world_frame_methods!();
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -428,20 +411,7 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
     type Answer = Option<ShapeCastHit<T>>;
     const NAME: &'static str = "cast_shapes";
     const SLOT: usize = slot::SHAPE_CAST;
-    #[inline(always)]
-    fn world<A: Any, B: Any>(
-        a: &A,
-        pose_a: &Isometry2<T>,
-        b: &B,
-        pose_b: &Isometry2<T>,
-        args: Self::Args,
-    ) -> Option<Self::Answer> {
-        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
-    }
-    #[inline(always)]
-    fn serves_in_world<A: Any, B: Any>() -> bool {
-        world_pair::<T, Self, A, B>()
-    }
+    world_frame_methods!();
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
@@ -528,20 +498,7 @@ impl<T: Real> PairQuery<T, Dim2> for ManifoldQuery {
     type Answer = Option<Manifold<T>>;
     const NAME: &'static str = "contact_manifold";
     const SLOT: usize = slot::MANIFOLD;
-    #[inline(always)]
-    fn world<A: Any, B: Any>(
-        a: &A,
-        pose_a: &Isometry2<T>,
-        b: &B,
-        pose_b: &Isometry2<T>,
-        args: Self::Args,
-    ) -> Option<Self::Answer> {
-        world_frame::<T, Self, A, B>(a, pose_a, b, pose_b, args)
-    }
-    #[inline(always)]
-    fn serves_in_world<A: Any, B: Any>() -> bool {
-        world_pair::<T, Self, A, B>()
-    }
+    world_frame_methods!();
     fn composite(
         a: &dyn Shape<T>,
         pose_a: &Isometry2<T>,
