@@ -230,7 +230,7 @@ fn report(r: &Results, notes: &str) -> String {
         w,
         "## 1. Narrow phase (per pair; batches of 1024 prebuilt pairs)\n"
     );
-    for (kind, goal) in [("bool", 0.7), ("contact", 0.5), ("manifold", 1.0)] {
+    for (kind, goal) in [("bool", 0.7), ("contact", 0.5), ("manifold", 0.5)] {
         for prec in ["f32", "f64"] {
             let prefix = format!("narrow_{kind}_{prec}");
             let all = cases(r, &prefix);

@@ -248,6 +248,46 @@ pub trait Composite<T: Real> {
     /// built-in composites walk their own index instead (a tree, the tile
     /// grid), nearest parts first. The World names parts with it
     /// (`World::cast_ray_part`).
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use nalgebra::{Isometry2, Point2, Vector2};
+    /// use shape::dim2::composite::{Composite, Part};
+    /// use shape::{BoundingBox2, Circle, Ray, ShapeRef};
+    ///
+    /// // Three beads in a row: a composite of the user's own, with the
+    /// // default `cast_ray_part`.
+    /// struct Beads(Circle<f64>);
+    /// impl Composite<f64> for Beads {
+    ///     fn part_count(&self) -> usize {
+    ///         3
+    ///     }
+    ///     fn part(&self, id: u32) -> Option<Part<'_, f64>> {
+    ///         (id < 3).then(|| Part {
+    ///             id,
+    ///             shape: ShapeRef::Circle(&self.0),
+    ///             pose: Isometry2::translation(3.0 * f64::from(id), 0.0),
+    ///             normals: None,
+    ///             front: None,
+    ///         })
+    ///     }
+    ///     fn visit_parts(
+    ///         &self,
+    ///         _: &BoundingBox2<f64>,
+    ///         visit: &mut dyn FnMut(Part<'_, f64>) -> ControlFlow<()>,
+    ///     ) -> ControlFlow<()> {
+    ///         (0..3).filter_map(|id| self.part(id)).try_for_each(|p| visit(p))
+    ///     }
+    ///     fn local_bounds(&self) -> BoundingBox2<f64> {
+    ///         BoundingBox2::new(Point2::new(-1.0, -1.0), Point2::new(7.0, 1.0))
+    ///     }
+    /// }
+    /// let beads = Beads(Circle::new(1.0).unwrap());
+    /// // Straight down onto the middle bead's top.
+    /// let ray = Ray::new(Point2::new(3.0, 5.0), Vector2::new(0.0, -1.0));
+    /// let (part, hit) = beads.cast_ray_part(&Isometry2::identity(), &ray, 100.0, true).unwrap();
+    /// assert_eq!((part, hit.toi), (1, 4.0));
+    /// ```
     fn cast_ray_part(
         &self,
         pose: &Isometry2<T>,
