@@ -15,8 +15,9 @@
 //!
 //! **Why it is symmetric without an order.** A rotation does not change a
 //! circle, so nothing depends on the poses' rotations, and swapping the two
-//! circles negates `w` and `u` exactly (a difference of two numbers changes
-//! sign exactly when they are swapped). Every quantity is then either even in
+//! circles negates `w` and `u` exactly (a difference of two different numbers
+//! changes sign exactly when they are swapped; equal ones give `+0` either
+//! way, the last hand-over below). Every quantity is then either even in
 //! `(w, u)` (`|w|²`, `w·u`, `|u|²`, the length, the time) or odd (the normal,
 //! computed componentwise from `w` or `w + u t`), and each witness point is
 //! written `centre ± n·radius` with the same operations for either circle: so
