@@ -57,6 +57,20 @@
 //!    elsewhere the boolean test always decides. Nothing here is a
 //!    tolerance: the answer is always the boolean test's, and the band only
 //!    says when it can be foreseen.
+//! 6. **The contact** ([`circle_polygon_contact`], [`circle_triangle_contact`])
+//!    comes from the same decision and numbers, so it is `Some` exactly when
+//!    the boolean test is `true`. The shapes' difference is the core grown by
+//!    `r` (`{x : dist(x, core) ≤ r}`), so the minimum translation is the
+//!    distance from `c` to that set's boundary. With the centre inside
+//!    (`σ ≤ 0`) it is `r − σ` through face `i`: the nearest point of the
+//!    boundary from inside lies on the face of largest `σ`, at the foot of
+//!    the perpendicular (a foot beyond the edge would put another face's
+//!    line nearer). With the centre outside, `dist(·, core)` is 1-Lipschitz
+//!    and grows at rate 1 along the direction from the nearest point `q`,
+//!    so the translation is `r − |c − q|` along it (clamped at 0 where the
+//!    boolean test found a touch that rounding puts a hair beyond `r`).
+//!    About half the general rounded-core kernel's cost, which the boolean
+//!    test had to run before it.
 //!
 //! `O(n)`: one dot product per face and a few edges, without the boolean
 //! test's products for all but near-touching pairs, and without the general
@@ -68,11 +82,6 @@
 //! centre against each face) decides, and then the boolean, the contact and
 //! the closest points all come from that one decision, as for every other
 //! core pair (about three times cheaper per edge than step 1's products).
-//!
-//! The contact comes from the general rounded-core kernel
-//! ([`crate::sat::core_contact`]): the circle is a point core grown by `r`, and
-//! the exact minimum translation is either the nearest edge's normal (centre
-//! inside) or the direction from the closest boundary point to the centre.
 
 use core::cmp::Ordering;
 
@@ -170,10 +179,7 @@ pub fn circle_polygon_contact<T: Real>(
     if b.len() > SCAN_UP_TO {
         return core_contact(a, b, b_in_a);
     }
-    if !circle_polygon(a, b, b_in_a) {
-        return None;
-    }
-    core_contact_or_touching(a, b, b_in_a)
+    circle_small_polygon_contact(a.radius(), b, b_in_a)
 }
 
 /// Whether a circle and a triangle intersect (seed 001's method).
@@ -189,22 +195,7 @@ pub fn circle_triangle_contact<T: Real>(
     b: &Triangle<T>,
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
-    if !circle_triangle(a, b, b_in_a) {
-        return None;
-    }
-    core_contact_or_touching(a, b, b_in_a)
-}
-
-/// The general kernel's contact, given that the boolean test said the shapes
-/// meet: should rounding make the general kernel disagree at exact touching,
-/// report a touching contact from the closest points, so that `contact` is
-/// `Some` exactly when `intersects` is true.
-fn core_contact_or_touching<T: Real, P: Polygonal<T>>(
-    a: &Circle<T>,
-    b: &P,
-    b_in_a: &Isometry2<T>,
-) -> Option<Contact<T>> {
-    core_contact(a, b, b_in_a).or_else(|| crate::sat::touching_contact(a, b, b_in_a))
+    circle_small_polygon_contact(a.radius(), b, b_in_a)
 }
 
 /// The point of a convex core nearest the circle's centre `c` (B's frame),
@@ -333,18 +324,29 @@ fn nearest_from_face<T: Real, P: Polygonal<T>>(
     None
 }
 
-/// The closest points of a circle of radius `r` (A's origin) and a small
-/// convex core with outward unit edge normals (a triangle, a polygon of at
-/// most `SCAN_UP_TO` vertices), A's frame: `Intersecting` exactly when
-/// [`circle_core_polygon`] is `true` (steps 3–5 of the module notes).
-fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
+/// What steps 3–5 of the module notes decide for a circle of radius `r`
+/// centred at `c` (B's frame) and a small convex core with outward unit edge
+/// normals: `Intersecting` exactly when [`circle_core_polygon`] is `true`.
+enum Decided<T: Real> {
+    /// The shapes meet. `face` is the face the centre is farthest beyond
+    /// and that height (`≤ 0`: the centre is inside); `nearest`, when the
+    /// centre is outside, the core's point nearest it if already found.
+    Intersecting {
+        face: (usize, T),
+        nearest: Option<Nearest<T>>,
+    },
+    /// The shapes are apart: the core's point nearest the centre.
+    Apart(Nearest<T>),
+}
+
+/// Steps 3–5 of the module notes (see [`Decided`]).
+#[inline]
+fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
     r: T,
     p: &P,
+    c: &Point2<T>,
     b_in_a: &Isometry2<T>,
-    max_distance: T,
-) -> ClosestPoints<T> {
-    // The centre in B's frame, as the boolean test computes it.
-    let c = b_in_a.inverse_transform_point(&Point2::origin());
+) -> Decided<T> {
     let n = p.core_vertex_count();
     // The face the centre is farthest beyond.
     let mut face = (0, T::neg_infinity());
@@ -363,29 +365,88 @@ fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
     let plain = scale <= limit
         && band * band * shortest >= <T as Float>::min_positive_value() / <T as Float>::epsilon();
     if plain && face.1 <= -band {
-        return ClosestPoints::Intersecting;
+        return Decided::Intersecting {
+            face,
+            nearest: None,
+        };
     }
     let nearest = if face.1 > T::zero() {
-        nearest_from_face(p, &c, face.0)
+        nearest_from_face(p, c, face.0)
     } else {
         None
     };
     if let Some(near) = nearest {
         if plain && near.distance < r - band {
-            return ClosestPoints::Intersecting;
+            return Decided::Intersecting { face, nearest };
         }
         if plain && near.distance > r + band && face.1 > band {
-            return near.answer(r, b_in_a, max_distance);
+            return Decided::Apart(near);
         }
     }
     // Within rounding of touching, or sizes near the ends of the float
     // range: the boolean test decides.
     if circle_core_polygon(r, p, b_in_a) {
-        return ClosestPoints::Intersecting;
+        return Decided::Intersecting { face, nearest };
     }
-    nearest
-        .unwrap_or_else(|| nearest_by_scan(p, &c))
-        .answer(r, b_in_a, max_distance)
+    Decided::Apart(nearest.unwrap_or_else(|| nearest_by_scan(p, c)))
+}
+
+/// The closest points of a circle of radius `r` (A's origin) and a small
+/// convex core with outward unit edge normals (a triangle, a polygon of at
+/// most `SCAN_UP_TO` vertices), A's frame: `Intersecting` exactly when
+/// [`circle_core_polygon`] is `true` (steps 3–5 of the module notes).
+fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
+    r: T,
+    p: &P,
+    b_in_a: &Isometry2<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    // The centre in B's frame, as the boolean test computes it.
+    let c = b_in_a.inverse_transform_point(&Point2::origin());
+    match circle_small_polygon_decide(r, p, &c, b_in_a) {
+        Decided::Intersecting { .. } => ClosestPoints::Intersecting,
+        Decided::Apart(near) => near.answer(r, b_in_a, max_distance),
+    }
+}
+
+/// The contact of a circle of radius `r` (A's origin) and a small convex
+/// core with outward unit edge normals, A's frame (step 6 of the module
+/// notes): `Some` exactly when [`circle_core_polygon`] is `true`, from the
+/// numbers the decision already has.
+fn circle_small_polygon_contact<T: Real, P: Polygonal<T>>(
+    r: T,
+    p: &P,
+    b_in_a: &Isometry2<T>,
+) -> Option<Contact<T>> {
+    let c = b_in_a.inverse_transform_point(&Point2::origin());
+    let Decided::Intersecting { face, nearest } = circle_small_polygon_decide(r, p, &c, b_in_a)
+    else {
+        return None;
+    };
+    let (i, side) = face;
+    if side <= T::zero() {
+        // The centre inside: out through face `i` (normal A to B is the
+        // face's inward normal), as deep as the centre is below it plus r.
+        let n = b_in_a.rotation * -p.core_axis(i);
+        return Some(Contact {
+            normal: Unit::new_unchecked(n),
+            depth: r - side,
+            point_a: Point2::from(n * r),
+            point_b: b_in_a * p.core_vertex(i),
+        });
+    }
+    // The centre outside, within r of the core: along the direction to the
+    // nearest point, `r − distance` deep (zero when the boolean test found
+    // a touch that rounding puts a hair beyond r).
+    let near = nearest.unwrap_or_else(|| nearest_by_scan(p, &c));
+    let n = b_in_a.rotation * near.direction;
+    let depth = r - near.distance;
+    Some(Contact {
+        normal: Unit::new_unchecked(n),
+        depth: if depth > T::zero() { depth } else { T::zero() },
+        point_a: Point2::from(n * r),
+        point_b: b_in_a * near.q,
+    })
 }
 
 /// The closest points of a `Circle` and a `ConvexPolygon` within

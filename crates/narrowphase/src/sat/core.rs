@@ -869,26 +869,3 @@ fn closest_direction<T: Real>(
     let n = if towards_b { m } else { -m };
     Some((n, Float::abs(side)))
 }
-
-/// A contact for two shapes that a dedicated boolean test found touching but
-/// whose rounded-core contact, computed along another path, came out empty by
-/// rounding: the closest core points' direction with depth
-/// `max(0, rA + rB − d)`. Keeps `contact(..).is_some() == intersects(..)`.
-pub(crate) fn touching_contact<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
-    a: &A,
-    b: &B,
-    b_in_a: &Isometry2<T>,
-) -> Option<Contact<T>> {
-    let (ra, rb) = (a.radius(), b.radius());
-    let (pa, pb, edge) = closest_core_features(a, b, b_in_a, None);
-    let (n, d) = closest_direction(edge, &pa, &pb, None).unwrap_or_else(|| {
-        let (d, n) = length_and_direction(pb - pa).unwrap_or((T::zero(), Vector2::x()));
-        (n, d)
-    });
-    Some(Contact {
-        normal: Unit::new_unchecked(n),
-        depth: Float::max(T::zero(), ra + rb - d),
-        point_a: pa + n * ra,
-        point_b: pb - n * rb,
-    })
-}

@@ -11,7 +11,7 @@ pub(crate) mod linear;
 mod obb_obb;
 
 pub use aabb_aabb::{aabb_aabb, aabb_aabb_closest_points, aabb_aabb_contact};
-pub(crate) use core::{ContactFace, core_apart, core_contact_face, touching_contact};
+pub(crate) use core::{ContactFace, core_apart, core_contact_face};
 pub use core::{core_closest_points, core_contact, core_intersects};
 pub use core_pairs::*;
 pub use obb_obb::{
