@@ -140,8 +140,11 @@ point_core_manifolds! {
 }
 
 // The box pairs: their own separating-axis contact (`sat/obb_obb.rs`,
-// `sat/aabb_aabb.rs`), whose faces are found in closed form.
+// `sat/aabb_aabb.rs`), whose faces are found in closed form; and a segment
+// against a circle, whose contact is the closed form of
+// `circle/circle_segment.rs` (the circle's point core: one point).
 box_manifolds! {
+    segment_circle_manifold: Segment, Circle => segment_circle_contact, segment_circle_closest_points;
     aabb_aabb_manifold: Aabb, Aabb => aabb_aabb_contact, aabb_aabb_closest_points;
     aabb_obb_manifold: Aabb, Obb => aabb_obb_contact, aabb_obb_closest_points;
     obb_obb_manifold: Obb, Obb => obb_obb_contact, obb_obb_closest_points;
@@ -151,7 +154,6 @@ box_manifolds! {
 // the face of the normal.
 core_manifolds! {
     segment_segment_manifold: Segment, Segment => segment_segment_contact, segment_segment_closest_points;
-    segment_circle_manifold: Segment, Circle => segment_circle_contact, segment_circle_closest_points;
     segment_aabb_manifold: Segment, Aabb => segment_aabb_contact, segment_aabb_closest_points;
     segment_obb_manifold: Segment, Obb => segment_obb_contact, segment_obb_closest_points;
     segment_triangle_manifold: Segment, Triangle => segment_triangle_contact, segment_triangle_closest_points;

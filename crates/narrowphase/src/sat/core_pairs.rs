@@ -46,15 +46,12 @@ core_pairs! {
     point_segment, point_segment_contact, point_segment_closest_points: Point, Segment;
     point_triangle, point_triangle_contact, point_triangle_closest_points: Point, Triangle;
     point_polygon, point_polygon_contact, point_polygon_closest_points: Point, ConvexPolygon;
-    point_capsule, point_capsule_contact, point_capsule_closest_points: Point, Capsule;
     segment_segment, segment_segment_contact, segment_segment_closest_points: Segment, Segment;
-    segment_circle, segment_circle_contact, segment_circle_closest_points: Segment, Circle;
     segment_aabb, segment_aabb_contact, segment_aabb_closest_points: Segment, Aabb;
     segment_obb, segment_obb_contact, segment_obb_closest_points: Segment, Obb;
     segment_triangle, segment_triangle_contact, segment_triangle_closest_points: Segment, Triangle;
     segment_polygon, segment_polygon_contact, segment_polygon_closest_points: Segment, ConvexPolygon;
     segment_capsule, segment_capsule_contact, segment_capsule_closest_points: Segment, Capsule;
-    circle_capsule, circle_capsule_contact, circle_capsule_closest_points: Circle, Capsule;
     aabb_triangle, aabb_triangle_contact, aabb_triangle_closest_points: Aabb, Triangle;
     aabb_polygon, aabb_polygon_contact, aabb_polygon_closest_points: Aabb, ConvexPolygon;
     aabb_capsule, aabb_capsule_contact, aabb_capsule_closest_points: Aabb, Capsule;
