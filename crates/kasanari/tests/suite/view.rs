@@ -357,16 +357,21 @@ fn bad_requests_get_a_message_and_the_server_keeps_serving() {
 fn the_arena_plays() {
     let server = Server::start(&["--arena", "--n", "60", "--precision", "f32"]);
     let first = server.json("GET", "/api/frame", "");
-    assert_eq!(first["stats"]["objects"], 60);
+    // 60 movers, 3 compound bodies and the tile-map floor (the last).
+    assert_eq!(first["stats"]["objects"], 64);
+    assert_eq!(first["shapes"][63]["spec"]["kind"], "tile_map");
+    assert_eq!(first["shapes"][60]["spec"]["kind"], "compound");
     assert!(first["arena"].as_f64().unwrap() > 0.0);
     let later = server.json("POST", "/api/step", r#"{"frames": 30}"#);
     assert_eq!(later["frame"], 30);
     assert!((later["time"].as_f64().unwrap() - 0.5).abs() < 1e-9);
     assert_ne!(first["shapes"][0]["spec"], later["shapes"][0]["spec"]);
+    assert_ne!(first["shapes"][60]["spec"], later["shapes"][60]["spec"]);
+    assert_eq!(first["shapes"][63]["spec"], later["shapes"][63]["spec"]);
     // The arena saves as a scene file, which loads.
     let scene = server.json("GET", "/api/scene", "");
     let scene: Scene = serde_json::from_value(scene).unwrap();
-    assert_eq!(scene.shapes.len(), 60);
+    assert_eq!(scene.shapes.len(), 64);
     assert!(scene.world::<f32>(None).is_ok());
     server.quit();
     // Ctrl-C (SIGINT) stops the server cleanly, between requests.
@@ -734,7 +739,7 @@ fn the_page_previews_a_cast_and_plays_the_arena() {
     browser.wait_for("window.testbed !== undefined && testbed.frame !== null && !testbed.busy");
     assert_eq!(
         browser.eval("document.getElementById('objects').textContent"),
-        json!("80")
+        json!("84")
     );
     browser.eval("document.getElementById('play').click()");
     browser.wait_for("testbed.frame.frame >= 10");

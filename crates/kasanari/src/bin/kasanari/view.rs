@@ -51,9 +51,13 @@ const DT: f64 = 1.0 / 60.0;
 
 pub fn run(o: &ViewOptions) -> Result<(), String> {
     let (scene, motion, arena_side, name) = if o.arena {
-        let arena = Arena::new(o.n, o.seed);
-        let mut shapes = Vec::with_capacity(arena.movers.len());
-        let mut motion = Vec::with_capacity(arena.movers.len());
+        // The arena of `kasanari arena`: its movers, its compound bodies
+        // (one per hundred movers, at least three) and its tile-map floor,
+        // which stays put (the last entry).
+        let mut arena = Arena::new(o.n, o.seed);
+        arena.add_compounds((o.n / 100).max(3), o.seed);
+        let mut shapes = Vec::with_capacity(arena.movers.len() + 1);
+        let mut motion = Vec::with_capacity(arena.movers.len() + 1);
         for (i, m) in arena.movers.iter().enumerate() {
             shapes.push(Entry {
                 id: Some(json!(i)),
@@ -66,6 +70,13 @@ pub fn run(o: &ViewOptions) -> Result<(), String> {
                 spin: m.spin,
             });
         }
+        shapes.push(Entry {
+            id: Some(json!("floor")),
+            membership: None,
+            mask: None,
+            shape: arena.floor(),
+        });
+        motion.push(Motion::default());
         let scene = Scene {
             version: scene::FORMAT_VERSION,
             shapes,
