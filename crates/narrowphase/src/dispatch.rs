@@ -16,7 +16,8 @@ use shape::{Aabb, Circle, Obb, Real, Shape, ShapeKind, ShapeRef};
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
 use crate::manifold::{Feature, FeatureId, Manifold};
 use crate::queries::{
-    ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
+    ClosestPointsQuery, ContactQuery, DistanceQuery, IntersectsQuery, ManifoldQuery,
+    ShapeCastQuery, slot,
 };
 use crate::table::{
     ContactKernelFn, Dimension, KernelFn, PairQuery, Table, builtin_in_order, unsupported,
@@ -404,6 +405,62 @@ impl<T: Real> PairQuery<T, Dim2> for ClosestPointsQuery {
     ) -> Option<Self::Answer> {
         fallback_closest_points(a, pose_a, b, pose_b, max_distance)
     }
+}
+
+/// The internal scalar distance (see [`DistanceQuery`]): the closest-points
+/// kernels with `max_distance = +∞`, their distance taken in the kernel's
+/// frame. Nothing is mapped or flipped, and the bounding boxes never decide
+/// (they do not for the closest points with an infinite margin either), so
+/// the answer is bit for bit the closest points' distance.
+impl<T: Real> PairQuery<T, Dim2> for DistanceQuery {
+    type Args = ();
+    type Answer = T;
+    const NAME: &'static str = "distance";
+    const SLOT: usize = slot::DISTANCE;
+    const SYMMETRIC: bool = true;
+    world_frame_methods!();
+
+    #[inline]
+    fn check_args((): &()) -> Result<(), DispatchError> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn flipped(answer: &T) -> T {
+        *answer
+    }
+    #[inline(always)]
+    fn transformed(answer: &T, _frame: &Isometry2<T>) -> T {
+        *answer
+    }
+    fn from_gap(_gap: T, (): &()) -> Option<T> {
+        None
+    }
+    #[inline(always)]
+    fn builtin(
+        x: ShapeRef<'_, T>,
+        pose_x: &Isometry2<T>,
+        y: ShapeRef<'_, T>,
+        pose_y: &Isometry2<T>,
+        (): (),
+    ) -> Result<T, DispatchError> {
+        builtin_distance(x, pose_x, y, pose_y)
+    }
+    fn fallback(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        (): (),
+    ) -> Option<T> {
+        fallback_closest_points(a, pose_a, b, pose_b, T::infinity()).map(|c| distance_of(&c))
+    }
+}
+
+/// The distance of a closest-points answer for `max_distance = +∞` (never
+/// `Farther`; `+∞` if it were).
+#[inline(always)]
+pub(crate) fn distance_of<T: Real>(c: &ClosestPoints<T>) -> T {
+    c.distance().unwrap_or_else(T::infinity)
 }
 
 impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
@@ -812,6 +869,29 @@ impl<T: Real> WorldFrame<T> for ClosestPointsQuery {
     }
 }
 
+impl<T: Real> WorldFrame<T> for DistanceQuery {
+    #[inline(always)]
+    fn circles(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Circle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<T> {
+        circles::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
+    }
+    #[inline(always)]
+    fn circle_box<B: PlacedBox<T>>(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &B,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<T> {
+        boxes::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
+    }
+}
+
 /// A circle and a box cast through the general arm (its separating-axis
 /// sweep is already in closed form in the box's terms).
 impl<T: Real> WorldFrame<T> for ShapeCastQuery {
@@ -966,6 +1046,26 @@ macro_rules! register_block {
                 | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
                     (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), max_distance, (ShapeRef::$a, ShapeRef::$b),
                     #[inline(always)] |a, b, m, d| $closest(a, b, m, d),
+                ), )*
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
+        }
+        /// The DistanceQuery answer of a built-in pair at its poses: the
+        /// closest-points kernel's distance for `max_distance = +∞`, in the
+        /// kernel's frame (one arm per pair, either order).
+        #[inline]
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
+        pub(crate) fn builtin_distance<'s, T: Real>(
+            x: ShapeRef<'s, T>,
+            pose_x: &'s Isometry2<T>,
+            y: ShapeRef<'s, T>,
+            pose_y: &'s Isometry2<T>,
+        ) -> Result<T, DispatchError> {
+            match ((x, pose_x), (y, pose_y)) {
+                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
+                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, DistanceQuery, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
+                    #[inline(always)] |a, b, m, ()| distance_of(&$closest(a, b, m, T::infinity())),
                 ), )*
                 _ => Err(unsupported(x.kind(), y.kind())),
             }

@@ -204,8 +204,13 @@ pub fn distance<T: Real>(
     b: &dyn Shape<T>,
     pose_b: &Isometry2<T>,
 ) -> Result<T, DispatchError> {
-    closest_points(a, pose_a, b, pose_b, T::infinity())
-        .map(|c| c.distance().unwrap_or(T::infinity()))
+    // Two built-in shapes: the scalar form of the closest points (the same
+    // kernels, nothing mapped to the world; `queries::DistanceQuery`).
+    // Everything else (user kinds, composites) through the closest points.
+    if let (Some(x), Some(y)) = (a.as_builtin(), b.as_builtin()) {
+        return dispatch::builtin_distance(x, pose_a, y, pose_b);
+    }
+    closest_points(a, pose_a, b, pose_b, T::infinity()).map(|c| dispatch::distance_of(&c))
 }
 
 /// The signed distance between two shapes: the distance when they are
@@ -229,12 +234,13 @@ pub fn signed_distance<T: Real>(
     b: &dyn Shape<T>,
     pose_b: &Isometry2<T>,
 ) -> Result<T, DispatchError> {
-    match closest_points(a, pose_a, b, pose_b, T::infinity())? {
-        ClosestPoints::Intersecting => {
-            Ok(-contact(a, pose_a, b, pose_b)?.map_or(T::zero(), |c| c.depth))
-        }
-        other => Ok(other.distance().unwrap_or(T::infinity())),
+    // Zero exactly when they intersect (an apart distance is at least the
+    // smallest positive number).
+    let d = distance(a, pose_a, b, pose_b)?;
+    if d > T::zero() {
+        return Ok(d);
     }
+    Ok(-contact(a, pose_a, b, pose_b)?.map_or(T::zero(), |c| c.depth))
 }
 
 /// The first time in `[0, max_toi]` at which A, moving at `vel_a`, and B,

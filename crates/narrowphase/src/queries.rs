@@ -20,7 +20,13 @@
 //! ([`Manifold3`](crate::manifold::Manifold3) for the manifold) and no query
 //! has a fallback: a pair without a kernel is unsupported.
 //!
-//! Slots 5 and up are free for the next queries.
+//! One more query is internal: `DistanceQuery` (slot 5), the scalar
+//! distance behind [`distance`](crate::distance) and
+//! [`signed_distance`](crate::signed_distance) for two built-in shapes. It
+//! is the closest-points query with nothing to map to the world (see its
+//! notes); user kinds and composites take the closest-points query itself.
+//!
+//! Slots 6 and up are free for the next queries.
 
 /// Whether two shapes intersect (touching counts): `bool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +58,15 @@ pub struct ShapeCastQuery;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ManifoldQuery;
 
+/// The distance of two built-in shapes, `T` (`0` when they intersect):
+/// exactly [`ClosestPointsQuery`]'s distance with `max_distance = +∞`, from
+/// the same kernels in the same (canonical) order, with nothing mapped to the
+/// world (a distance is the same in every frame) and nothing flipped (the
+/// same from either shape). Internal: the free functions use it for two
+/// built-in shapes, and every other pair goes through the closest points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DistanceQuery;
+
 /// The slots of the queries above, in one place so that no two share one.
 pub(crate) mod slot {
     /// [`IntersectsQuery`](super::IntersectsQuery).
@@ -64,4 +79,6 @@ pub(crate) mod slot {
     pub const SHAPE_CAST: usize = 3;
     /// [`ManifoldQuery`](super::ManifoldQuery).
     pub const MANIFOLD: usize = 4;
+    /// [`DistanceQuery`](super::DistanceQuery) (internal: never registered).
+    pub const DISTANCE: usize = 5;
 }
