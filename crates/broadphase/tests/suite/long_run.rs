@@ -6,7 +6,7 @@
 //! KASANARI_LONG_OPS=5000000 KASANARI_LONG_SEED=7 cargo test ... -- --ignored
 //! ```
 //!
-//! A short version of the same run (10,000 operations) is part of the normal
+//! A short version of the same run (3,000 operations) is part of the normal
 //! suite, so the driver itself cannot rot.
 //!
 //! After every operation: `validate()` holds (grid and slots agree, no stale
@@ -312,12 +312,15 @@ fn million_operations_f64() {
     long_run::<f64>();
 }
 
-/// The same driver, short, in every run of the suite.
+/// The same driver, short, in every run of the suite (3,000 operations:
+/// unoptimised, as the test profile builds this crate, 10,000 took about 55 s
+/// per precision, most of the suite's time in CI).
 fn short_run<T: Real>() {
-    let (rejected, queries) = run::<T>(10_000, 1);
+    let ops = 3_000;
+    let (rejected, queries) = run::<T>(ops, 1);
     assert!(
-        queries > 250 && rejected > 150,
+        queries > ops / 40 && rejected > ops / 70,
         "{queries} queries, {rejected} refused"
     );
 }
-shape::for_each_precision!(ten_thousand_operations, short_run);
+shape::for_each_precision!(three_thousand_operations, short_run);
