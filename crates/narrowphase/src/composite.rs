@@ -14,6 +14,7 @@
 //! | `intersects` | any pair intersects (stops at the first) | — |
 //! | `contact` | the deepest contact | lowest part ids |
 //! | `closest_points` | `Intersecting` if a pair is, else the nearest pair (each later pair is asked within the best distance so far) | lowest part ids |
+//! | `distance` (internal) | the least distance of a pair, `0` at the first intersecting pair | — |
 //! | `cast_shapes` | the earliest hit (each later pair is asked up to the best time so far) | lowest part ids |
 //! | `contact_manifold` | the deepest part pair's manifold, with the points of the other pairs whose normal agrees merged in (two points kept: the deepest and the farthest from it along the surface) | lowest part ids |
 //!
@@ -42,6 +43,14 @@
 //! floor's normal it does not approach, so it is no hit). A one-sided part
 //! ([`Part::front`]) takes no part in any query with a piece whose reference
 //! point lies behind it.
+//!
+//! **Nearest first.** The distances (`closest_points`, `distance`) pick
+//! parts with [`visit_parts_near`]: a part tree enters the nearer of two
+//! subtrees first and skips the subtrees farther than the best distance
+//! found so far, so a query asks the parts next to its answer, not every
+//! part in reach.
+//!
+//! [`visit_parts_near`]: shape::dim2::composite::Composite::visit_parts_near
 //!
 //! The table calls this with the two shapes in its canonical order and
 //! flips the answer back, so that `query(a, b)` and `query(b, a)` agree
@@ -248,12 +257,24 @@ fn turned_box<T: Real>(
     BoundingBox2::new(c - e, c + e)
 }
 
+/// Which parts of a composite a query asks for, given a world region.
+#[derive(Clone, Copy)]
+enum Pick<'b, T> {
+    /// The parts whose boxes meet the region.
+    Meeting,
+    /// The parts whose boxes lie within `bound` of the region, the
+    /// nearer subtrees first ([`Composite::visit_parts_near`]); the caller
+    /// lowers the bound as it finds nearer pairs.
+    Near(&'b core::cell::Cell<T>),
+}
+
 /// Calls `f` with every piece of `shape` (at `pose`) whose box can meet the
-/// world region `region`.
+/// world region `region` (or lie near it, as `pick` says).
 fn pieces<'s, T: Real>(
     shape: &'s dyn Shape<T>,
     pose: &Isometry2<T>,
     region: &BoundingBox2<T>,
+    pick: Pick<'_, T>,
     f: &mut dyn FnMut(Piece<'_, T>) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let Some(c) = shape.as_composite() else {
@@ -268,6 +289,22 @@ fn pieces<'s, T: Real>(
     // axis-aligned box, keeps only the translation).
     let pose = &shape.effective_pose(pose);
     let bounds = c.local_bounds();
+    let mut each = |part: Part<'_, T>| {
+        f(Piece {
+            shape: part.shape.as_shape(),
+            pose: pose * part.pose,
+            part: Some(part),
+            owner: *pose,
+        })
+    };
+    if let Pick::Near(bound) = pick {
+        // The region seen in the composite's frame holds the world region,
+        // so its distance to a part's box is never more than the world's.
+        return match box_in_frame(region, pose) {
+            Some(r) => c.visit_parts_near(&r, bound, &mut each),
+            None => c.visit_parts(&bounds, &mut each),
+        };
+    }
     let local = match box_in_frame(region, pose) {
         Some(r) if !r.intersects(&bounds) => return ControlFlow::Continue(()),
         Some(r) => BoundingBox2::new(
@@ -276,14 +313,7 @@ fn pieces<'s, T: Real>(
         ),
         None => bounds,
     };
-    c.visit_parts(&local, &mut |part| {
-        f(Piece {
-            shape: part.shape.as_shape(),
-            pose: pose * part.pose,
-            part: Some(part),
-            owner: *pose,
-        })
-    })
+    c.visit_parts(&local, &mut each)
 }
 
 fn max<T: Real>(a: T, b: T) -> T {
@@ -308,6 +338,7 @@ fn piece_pairs<T: Real>(
     (a, pose_a): (&dyn Shape<T>, &Isometry2<T>),
     (b, pose_b): (&dyn Shape<T>, &Isometry2<T>),
     reach: &dyn Fn(BoundingBox2<T>, Of) -> BoundingBox2<T>,
+    pick: Pick<'_, T>,
     f: &mut PairVisit<'_, T>,
 ) {
     let b_is_composite = b.as_composite().is_some();
@@ -318,13 +349,13 @@ fn piece_pairs<T: Real>(
     } else {
         BoundingBox2::new(Point2::origin(), Point2::origin())
     };
-    let _ = pieces(a, pose_a, &region_a, &mut |pa| {
+    let _ = pieces(a, pose_a, &region_a, pick, &mut |pa| {
         let region_b = if b_is_composite {
             reach(pa.shape.bounding_box(&pa.pose), Of::B)
         } else {
             region_a // unused: B is one piece
         };
-        pieces(b, pose_b, &region_b, &mut |pb| {
+        pieces(b, pose_b, &region_b, pick, &mut |pb| {
             let (ra, rb) = (
                 Point2::from(pa.pose.translation.vector),
                 Point2::from(pb.pose.translation.vector),
@@ -393,6 +424,7 @@ pub(crate) fn intersects<T: Real>(
         (a, pose_a),
         (b, pose_b),
         &|bx, _| bx,
+        Pick::Meeting,
         &mut |x, y| match each(x.shape, &x.pose, y.shape, &y.pose, ()) {
             Ok(false) => ControlFlow::Continue(()),
             Ok(true) => {
@@ -443,26 +475,32 @@ pub(crate) fn contact<T: Real>(
     let mut best: Option<(T, Parts, Contact<T>)> = None;
     let mut lost: Option<(T, Parts, Contact<T>)> = None;
     let mut error = None;
-    piece_pairs((a, pose_a), (b, pose_b), &|bx, _| bx, &mut |x, y| {
-        let c = match each(x.shape, &x.pose, y.shape, &y.pose, ()) {
-            Ok(Some(c)) => c,
-            Ok(None) => return ControlFlow::Continue(()),
-            Err(e) => {
-                error = Some(e);
-                return ControlFlow::Break(());
+    piece_pairs(
+        (a, pose_a),
+        (b, pose_b),
+        &|bx, _| bx,
+        Pick::Meeting,
+        &mut |x, y| {
+            let c = match each(x.shape, &x.pose, y.shape, &y.pose, ()) {
+                Ok(Some(c)) => c,
+                Ok(None) => return ControlFlow::Continue(()),
+                Err(e) => {
+                    error = Some(e);
+                    return ControlFlow::Break(());
+                }
+            };
+            let (slot, c) = match turn(x, y, &c.normal) {
+                Turn::Keep => (&mut best, c),
+                Turn::To(u) => (&mut best, contact_along(&c, x, y, u)),
+                Turn::Lost => (&mut lost, c),
+            };
+            let p = ids(x, y);
+            if better(-c.depth, p, slot.map(|(d, q, _)| (-d, q))) {
+                *slot = Some((c.depth, p, c));
             }
-        };
-        let (slot, c) = match turn(x, y, &c.normal) {
-            Turn::Keep => (&mut best, c),
-            Turn::To(u) => (&mut best, contact_along(&c, x, y, u)),
-            Turn::Lost => (&mut lost, c),
-        };
-        let p = ids(x, y);
-        if better(-c.depth, p, slot.map(|(d, q, _)| (-d, q))) {
-            *slot = Some((c.depth, p, c));
-        }
-        ControlFlow::Continue(())
-    });
+            ControlFlow::Continue(())
+        },
+    );
     if let Some(e) = error {
         return Some(Err(e));
     }
@@ -484,30 +522,98 @@ pub(crate) fn closest_points<T: Real>(
     if !is_composite(a, b) {
         return None;
     }
-    // The search grows: within the other shape's own size first, then four
-    // times farther each round, until a pair is found, the reach covers both
-    // shapes, or it reaches `max_distance`. A pair found within the reach
+    // The search grows (`search_rounds`). A pair found within the reach
     // `r` is the nearest: every piece nearer than it is within `r` and was
     // asked. So a far `max_distance` (`+∞` for the time of impact) visits
     // the parts near the answer, not all of them.
+    Some(
+        search_rounds((a, pose_a), (b, pose_b), max_distance, &mut |r| {
+            closest_within((a, pose_a), (b, pose_b), r, each)
+        })
+        .unwrap_or(Ok((ClosestPoints::Farther, Parts::NONE))),
+    )
+}
+
+/// The distance of a pair with a composite: [`closest_points`]' distance
+/// with `max_distance = +∞`, from the scalar distance of each pair of
+/// pieces (nothing mapped to the world; `0` as soon as a pair intersects).
+/// The same search, so the same pairs are asked and the least distance is
+/// the same number.
+pub(crate) fn distance<T: Real>(
+    (a, pose_a): (&dyn Shape<T>, &Isometry2<T>),
+    (b, pose_b): (&dyn Shape<T>, &Isometry2<T>),
+    each: &mut Each<'_, T, (), T>,
+) -> Found<T> {
+    if !is_composite(a, b) {
+        return None;
+    }
+    let mut within = |r: T| {
+        let bound = core::cell::Cell::new(r);
+        let mut best: Option<(T, Parts)> = None;
+        let mut error = None;
+        piece_pairs(
+            (a, pose_a),
+            (b, pose_b),
+            &|bx, _| bx,
+            Pick::Near(&bound),
+            &mut |x, y| {
+                match each(x.shape, &x.pose, y.shape, &y.pose, ()) {
+                    Ok(d) if d <= bound.get() => {
+                        let p = ids(x, y);
+                        if better(d, p, best) {
+                            best = Some((d, p));
+                            bound.set(d);
+                        }
+                        if d == T::zero() {
+                            return ControlFlow::Break(());
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        error = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        match error {
+            Some(e) => Some(Err(e)),
+            None => best.map(|(d, p)| Ok((d, p))),
+        }
+    };
+    search_rounds((a, pose_a), (b, pose_b), T::infinity(), &mut within)
+        .or(Some(Ok((T::infinity(), Parts::NONE))))
+}
+
+/// The growing search of [`closest_points`] and [`distance`]: `within(r)`
+/// for a reach `r` within the other shape's own size first, then four
+/// times farther each round, until it finds an answer, the reach covers
+/// both shapes, or it reaches `max_distance` (`None` then).
+fn search_rounds<T: Real, R>(
+    (a, pose_a): (&dyn Shape<T>, &Isometry2<T>),
+    (b, pose_b): (&dyn Shape<T>, &Isometry2<T>),
+    max_distance: T,
+    within: &mut dyn FnMut(T) -> Option<R>,
+) -> Option<R> {
+    // The boxes only size the rounds (any sizes would give the same
+    // answer): a composite's turned local bounds, in constant time, rather
+    // than its tight box, which reads its whole hull when it is turned.
+    let (ab, bb) = (reach_box(a, pose_a), reach_box(b, pose_b));
     let span = {
-        let u = a.bounding_box(pose_a).merged(&b.bounding_box(pose_b));
+        let u = ab.merged(&bb);
         (u.max - u.min).norm()
     };
-    let own = {
-        let bb = b.bounding_box(pose_b);
-        let ab = a.bounding_box(pose_a);
-        min((bb.max - bb.min).norm(), (ab.max - ab.min).norm())
-    };
+    let own = min((bb.max - bb.min).norm(), (ab.max - ab.min).norm());
     let mut reach = max(own, T::default_epsilon());
     loop {
         let r = min(reach, max_distance);
         let last = !(r < max_distance && reach < span);
-        if let Some(found) = closest_within((a, pose_a), (b, pose_b), r, each) {
+        if let Some(found) = within(r) {
             return Some(found);
         }
         if last {
-            return Some(Ok((ClosestPoints::Farther, Parts::NONE)));
+            return None;
         }
         reach *= T::from_f64(4.0).unwrap_or_else(T::one);
     }
@@ -526,7 +632,8 @@ fn closest_within<T: Real>(
     piece_pairs(
         (a, pose_a),
         (b, pose_b),
-        &|bx, _| bx.loosened(bound.get()),
+        &|bx, _| bx,
+        Pick::Near(&bound),
         &mut |x, y| {
             match each(x.shape, &x.pose, y.shape, &y.pose, bound.get()) {
                 Ok(ClosestPoints::Intersecting) => {
@@ -593,6 +700,7 @@ pub(crate) fn cast_shapes<T: Real>(
             Of::A => swept(bx, &rel, bound.get()),
             Of::B => swept(bx, &-rel, bound.get()),
         },
+        Pick::Meeting,
         &mut |x, y| {
             let piece_args = ShapeCastArgs {
                 max_toi: bound.get(),
@@ -708,6 +816,7 @@ pub(crate) fn contact_manifold<T: Real>(
         (a, pose_a),
         (b, pose_b),
         &|bx, _| bx.loosened(prediction),
+        Pick::Meeting,
         &mut |x, y| {
             let m = match each(x.shape, &x.pose, y.shape, &y.pose, prediction) {
                 Ok(Some(m)) => m,

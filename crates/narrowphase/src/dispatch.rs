@@ -419,6 +419,16 @@ impl<T: Real> PairQuery<T, Dim2> for DistanceQuery {
     const SLOT: usize = slot::DISTANCE;
     const SYMMETRIC: bool = true;
     world_frame_methods!();
+    fn composite(
+        a: &dyn Shape<T>,
+        pose_a: &Isometry2<T>,
+        b: &dyn Shape<T>,
+        pose_b: &Isometry2<T>,
+        (): (),
+        each: &mut crate::composite::Each<'_, T, (), T>,
+    ) -> Option<Result<(T, crate::composite::Parts), DispatchError>> {
+        crate::composite::distance((a, pose_a), (b, pose_b), each)
+    }
 
     #[inline]
     fn check_args((): &()) -> Result<(), DispatchError> {

@@ -204,13 +204,14 @@ pub fn distance<T: Real>(
     b: &dyn Shape<T>,
     pose_b: &Isometry2<T>,
 ) -> Result<T, DispatchError> {
-    // Two built-in shapes: the scalar form of the closest points (the same
-    // kernels, nothing mapped to the world; `queries::DistanceQuery`).
-    // Everything else (user kinds, composites) through the closest points.
+    // The scalar form of the closest points (`queries::DistanceQuery`): the
+    // same kernels, nothing mapped to the world; a composite takes the
+    // least of its pieces' distances, user kinds the closest-points
+    // fallback's distance.
     if let (Some(x), Some(y)) = (a.as_builtin(), b.as_builtin()) {
         return dispatch::builtin_distance(x, pose_a, y, pose_b);
     }
-    closest_points(a, pose_a, b, pose_b, T::infinity()).map(|c| dispatch::distance_of(&c))
+    builtin_query::<queries::DistanceQuery, T>(a, pose_a, b, pose_b, ())
 }
 
 /// The signed distance between two shapes: the distance when they are

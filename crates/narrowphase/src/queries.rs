@@ -24,7 +24,9 @@
 //! distance behind [`distance`](crate::distance) and
 //! [`signed_distance`](crate::signed_distance) for two built-in shapes. It
 //! is the closest-points query with nothing to map to the world (see its
-//! notes); user kinds and composites take the closest-points query itself.
+//! notes); a composite answers it with the least distance of its pieces
+//! (`composite::distance`), and user kinds with the closest-points
+//! fallback's distance.
 //!
 //! Slots 6 and up are free for the next queries.
 
@@ -58,12 +60,12 @@ pub struct ShapeCastQuery;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ManifoldQuery;
 
-/// The distance of two built-in shapes, `T` (`0` when they intersect):
-/// exactly [`ClosestPointsQuery`]'s distance with `max_distance = +∞`, from
-/// the same kernels in the same (canonical) order, with nothing mapped to the
-/// world (a distance is the same in every frame) and nothing flipped (the
-/// same from either shape). Internal: the free functions use it for two
-/// built-in shapes, and every other pair goes through the closest points.
+/// The distance of two shapes, `T` (`0` when they intersect): exactly
+/// [`ClosestPointsQuery`]'s distance with `max_distance = +∞`, from the same
+/// kernels in the same (canonical) order, with nothing mapped to the world
+/// (a distance is the same in every frame) and nothing flipped (the same
+/// from either shape). Internal: [`distance`](crate::distance) and
+/// [`signed_distance`](crate::signed_distance) use it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct DistanceQuery;
 

@@ -377,6 +377,10 @@ fn agrees_with_parts<T: Real>(
         .filter_map(|(p, s)| dist(t.closest_points(*s, p, &*b, &pb, T::infinity()).unwrap()))
         .fold(T::infinity(), |m, d| if d < m { d } else { m });
     prop_assert_eq!(dist(cp), Some(nearest));
+    // distance (the scalar path, nearest subtrees first): the same number,
+    // from either side.
+    prop_assert_eq!(narrowphase::distance(&bundle, &pa, &*b, &pb), Ok(nearest));
+    prop_assert_eq!(narrowphase::distance(&*b, &pb, &bundle, &pa), Ok(nearest));
     let back = t
         .closest_points(&*b, &pb, &bundle, &pa, T::infinity())
         .unwrap();
@@ -423,6 +427,87 @@ fn agrees_with_parts<T: Real>(
         .unwrap();
     prop_assert_eq!(back, m.map(|m| m.flipped()));
     Ok(())
+}
+
+/// The least distance from `b` to the parts of the built-in composite `c`,
+/// each part asked on its own at the pose the composite places it with.
+fn nearest_part<T: Real>(
+    c: &dyn Shape<T>,
+    pose: &Isometry2<T>,
+    b: &dyn Shape<T>,
+    pose_b: &Isometry2<T>,
+) -> T {
+    let parts = c.as_composite().unwrap();
+    let placed = c.effective_pose(pose);
+    (0..parts.part_count() as u32)
+        .filter_map(|id| parts.part(id))
+        .map(|part| {
+            narrowphase::distance(part.shape.as_shape(), &(placed * part.pose), b, pose_b).unwrap()
+        })
+        .fold(T::infinity(), |m, d| if d < m { d } else { m })
+}
+
+/// Distances to built-in composites with many parts (a chain's part tree,
+/// walked nearer subtrees first with a falling bound; a tile map's grid):
+/// the least distance over the parts, bit for bit, from either side, the
+/// closest points' distance and `intersects` agreeing.
+fn many_parts_distance<T: Real>(
+    steps: &[(f64, f64)],
+    tiles: &[bool],
+    other: &crate::common::Spec,
+    pa: [f64; 3],
+    pb: [f64; 3],
+) -> Result<(), TestCaseError> {
+    let t = table::<T>();
+    let mut at = (0.0, 0.0);
+    let mut points = vec![nalgebra::Point2::new(T::zero(), T::zero())];
+    for &(dx, dy) in steps {
+        // Steps of at least 0.1: no point repeats the one before it.
+        let (dx, dy) = if dx.abs() + dy.abs() < 0.1 {
+            (0.5, dy)
+        } else {
+            (dx, dy)
+        };
+        at = (at.0 + dx, at.1 + dy);
+        points.push(nalgebra::Point2::new(T::lit(at.0), T::lit(at.1)));
+    }
+    let chain = Polyline::new(&points, false).unwrap();
+    let mut tiles = tiles.to_vec();
+    tiles[0] = true;
+    let map = TileMap::from_ids(
+        v::<T>(0.75, 0.5),
+        8,
+        &tiles.iter().map(|&s| u32::from(s)).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let b = build::<T>(other);
+    let (pa, pb) = (iso::<T>(pa), iso::<T>(pb));
+    for c in [&chain as &dyn Shape<T>, &map] {
+        let nearest = nearest_part(c, &pa, &*b, &pb);
+        prop_assert_eq!(narrowphase::distance(c, &pa, &*b, &pb), Ok(nearest));
+        prop_assert_eq!(narrowphase::distance(&*b, &pb, c, &pa), Ok(nearest));
+        let cp = t.closest_points(c, &pa, &*b, &pb, T::infinity()).unwrap();
+        prop_assert_eq!(cp.distance(), Some(nearest));
+        prop_assert_eq!(
+            t.intersects(c, &pa, &*b, &pb).unwrap(),
+            nearest == T::zero()
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn many_parts_distances_are_the_nearest_parts(
+        steps in prop::collection::vec((-2.0f64..2.0, -2.0f64..2.0), 1..60),
+        tiles in prop::collection::vec(any::<bool>(), 64),
+        other in spec(),
+        pa in pose(3.0),
+        pb in pose(8.0),
+    ) {
+        many_parts_distance::<f64>(&steps, &tiles, &other, pa, pb)?;
+        many_parts_distance::<f32>(&steps, &tiles, &other, pa, pb)?;
+    }
 }
 
 proptest! {
@@ -472,6 +557,9 @@ proptest! {
                 }
             }
             prop_assert_eq!(t.intersects(&x, &pa, &y, &pb).unwrap(), any);
+            let d = if any { T::zero() } else { nearest };
+            prop_assert_eq!(narrowphase::distance(&x, &pa, &y, &pb), Ok(d));
+            prop_assert_eq!(narrowphase::distance(&y, &pb, &x, &pa), Ok(d));
             let cp = t.closest_points(&x, &pa, &y, &pb, T::infinity()).unwrap();
             match cp {
                 ClosestPoints::Intersecting => prop_assert!(any),

@@ -27,6 +27,7 @@
 //! lie inside another part where parts overlap).
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Vector2};
@@ -223,6 +224,15 @@ impl<T: Real> Composite<T> for Compound<T> {
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         super::visit_tree(&self.tree, region, |id| self.part(id), visit)
+    }
+
+    fn visit_parts_near(
+        &self,
+        region: &BoundingBox2<T>,
+        bound: &Cell<T>,
+        visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        super::visit_tree_near(&self.tree, region, bound, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {

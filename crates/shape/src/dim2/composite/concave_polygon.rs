@@ -35,6 +35,7 @@
 //! the boundary edges (a loop), `is_inside` from the parts.
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit};
@@ -318,6 +319,15 @@ impl<T: Real> Composite<T> for ConcavePolygon<T> {
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         super::visit_tree(&self.tree, region, |id| self.part(id), visit)
+    }
+
+    fn visit_parts_near(
+        &self,
+        region: &BoundingBox2<T>,
+        bound: &Cell<T>,
+        visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        super::visit_tree_near(&self.tree, region, bound, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {

@@ -77,6 +77,25 @@ macro_rules! composite_shape {
 }
 use composite_shape;
 
+/// [`Composite::visit_parts_near`] through a part tree: the parts whose
+/// boxes lie within `bound` of `region`, nearest subtrees first.
+pub(crate) fn visit_tree_near<'a, T: Real>(
+    tree: &PartTree<T>,
+    region: &BoundingBox2<T>,
+    bound: &Cell<T>,
+    part: impl Fn(u32) -> Option<Part<'a, T>>,
+    visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    tree.visit_near_box(
+        region,
+        || bound.get(),
+        |id| match part(id) {
+            Some(p) => visit(p),
+            None => ControlFlow::Continue(()),
+        },
+    )
+}
+
 /// [`Composite::visit_parts`] through a part tree: the parts whose boxes
 /// meet `region`, as `part` names them.
 pub(crate) fn visit_tree<'a, T: Real>(
@@ -235,6 +254,33 @@ pub trait Composite<T: Real> {
 
     /// The composite's bounding box in its own frame.
     fn local_bounds(&self) -> BoundingBox2<T>;
+
+    /// Calls `visit` with every part whose bounding box (composite frame)
+    /// lies within `bound` of the box `region` (composite frame), each
+    /// once, until `visit` breaks; `bound` is a distance (`+∞` for every
+    /// part), read again as the visit goes: a caller that found an answer
+    /// at distance `d` sets it to `d`, and the parts left farther than `d`
+    /// may then be skipped. Parts farther than the bound may be visited too.
+    /// The narrow phase's distances to composites walk it.
+    ///
+    /// The default is one [`visit_parts`](Self::visit_parts) call over
+    /// `region` grown by the bound as it is first; the built-in composites with a
+    /// part tree enter the nearer of two subtrees first and skip the
+    /// subtrees that the lowered bound leaves out.
+    fn visit_parts_near(
+        &self,
+        region: &BoundingBox2<T>,
+        bound: &Cell<T>,
+        visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let grown = region.loosened(bound.get());
+        let region = if grown.is_valid() {
+            grown
+        } else {
+            self.local_bounds()
+        };
+        self.visit_parts(&region, visit)
+    }
 
     /// The earliest hit of `ray` (world frame) on the composite placed at
     /// `pose`, up to `max_toi`, with the id of the part hit: the least time

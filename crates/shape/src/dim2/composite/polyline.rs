@@ -66,6 +66,7 @@
 //! convention; the normal-cone derivation above is this crate's.
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 use core::ops::ControlFlow;
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
@@ -351,6 +352,15 @@ impl<T: Real> Composite<T> for Polyline<T> {
         visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         super::visit_tree(&self.tree, region, |id| self.part(id), visit)
+    }
+
+    fn visit_parts_near(
+        &self,
+        region: &BoundingBox2<T>,
+        bound: &Cell<T>,
+        visit: &mut dyn FnMut(Part<'_, T>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        super::visit_tree_near(&self.tree, region, bound, |id| self.part(id), visit)
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {

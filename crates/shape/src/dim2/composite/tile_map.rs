@@ -736,13 +736,24 @@ impl<T: Real> Composite<T> for TileMap<T> {
             clamp(Self::cell(region.min.y, h).saturating_sub(1), self.height),
             clamp(Self::cell(region.max.y, h).saturating_add(1), self.height),
         );
+        // A tile's box meets the region when its columns' interval meets
+        // the region's along x and its rows' along y: the same numbers and
+        // comparisons as `tile.bounding_box(&tile_pose).intersects(region)`,
+        // each axis tested once per column or row rather than per tile.
+        let (lo, hi) = (self.tile.min(), self.tile.max());
+        let meets =
+            |centre: T, lo: T, hi: T, min: T, max: T| !(hi + centre < min || max < lo + centre);
+        let column = |col: usize| {
+            let x = T::lit(col as f64 + 0.5) * w;
+            meets(x, lo.x, hi.x, region.min.x, region.max.x)
+        };
         for row in r0..=r1 {
+            let y = T::lit(row as f64 + 0.5) * h;
+            if !meets(y, lo.y, hi.y, region.min.y, region.max.y) {
+                continue;
+            }
             for col in c0..=c1 {
-                if !self.is_solid(col, row) {
-                    continue;
-                }
-                let pose = self.tile_pose(col, row);
-                if !self.tile.bounding_box(&pose).intersects(region) {
+                if !self.is_solid(col, row) || !column(col) {
                     continue;
                 }
                 if let Some(part) = self.part((row * self.width + col) as u32) {

@@ -214,6 +214,85 @@ impl<T: Real> PartTree<T> {
     }
 }
 
+impl<T: Real> PartTree<T> {
+    /// Calls `leaf` with the parts whose boxes may lie within `bound()` of
+    /// the box `region` (`bound` a distance, re-read before each node: a
+    /// caller that found a nearer answer lowers it), until it breaks.
+    ///
+    /// Nearest child first: of an inner node's two children the one whose
+    /// box is nearer `region` is entered first and the other waits on the
+    /// stack with its distance, skipped when an answer found meanwhile is
+    /// nearer. A node's box holds its parts, so a node farther than the
+    /// bound holds no part within it; distances are compared squared, with
+    /// the relative margin of [`visit_near`](Self::visit_near) against
+    /// rounding, so no part the exact comparison keeps is pruned.
+    pub(crate) fn visit_near_box(
+        &self,
+        region: &BoundingBox2<T>,
+        bound: impl Fn() -> T,
+        mut leaf: impl FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let shrink = T::one() - T::epsilon() * T::lit(16.0);
+        let far = |gap2: T| {
+            let b = bound();
+            gap2 * shrink > b * b
+        };
+        let mut stack = [(0u32, T::zero()); STACK];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let (mut index, gap2) = stack[top];
+            if far(gap2) {
+                continue;
+            }
+            loop {
+                let node = &self.nodes[index as usize];
+                if node.count > 0 {
+                    let (start, count) = (node.first as usize, node.count as usize);
+                    let range = start..start + count;
+                    for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
+                        if !far(box_gap_squared(b, region)) {
+                            leaf(id)?;
+                        }
+                    }
+                    break;
+                }
+                let (left, right) = (node.first, node.right);
+                let gl = box_gap_squared(&self.nodes[left as usize].bounds, region);
+                let gr = box_gap_squared(&self.nodes[right as usize].bounds, region);
+                let ((near, gn), (other, go)) = if gr < gl {
+                    ((right, gr), (left, gl))
+                } else {
+                    ((left, gl), (right, gr))
+                };
+                if !far(go) {
+                    // Depth bound (module notes): the stack has room.
+                    if let Some(slot) = stack.get_mut(top) {
+                        *slot = (other, go);
+                        top += 1;
+                    }
+                }
+                if far(gn) {
+                    break;
+                }
+                index = near;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The squared distance between two closed boxes (0 when they meet).
+#[inline(always)]
+pub(crate) fn box_gap_squared<T: Real>(a: &BoundingBox2<T>, b: &BoundingBox2<T>) -> T {
+    // Plain comparisons (one instruction each) rather than `Float::max`'s
+    // NaN rules: the boxes are finite.
+    let larger = |x: T, y: T| if x > y { x } else { y };
+    let dx = larger(larger(a.min.x - b.max.x, b.min.x - a.max.x), T::zero());
+    let dy = larger(larger(a.min.y - b.max.y, b.min.y - a.max.y), T::zero());
+    dx * dx + dy * dy
+}
+
 /// Builds the subtree over `order[..]` (whose first element is at position
 /// `offset` of the whole order) and returns its node index.
 fn build<T: Real>(
@@ -378,6 +457,57 @@ mod tests {
                     .filter(|&i| b[i as usize].intersects(&region))
                     .collect();
                 assert_eq!(found, expected, "n {n} region {k}");
+            }
+        }
+    }
+
+    /// The nearest-first walk with a fixed bound visits every part whose
+    /// box lies within the bound (and, the boxes here being apart by more
+    /// than the margin, no other); with a falling bound it still reaches
+    /// the nearest part.
+    #[test]
+    fn near_walk_finds_the_parts_within_the_bound() {
+        for n in [1, 3, 4, 5, 17, 200] {
+            let b = boxes(n);
+            let tree = PartTree::new(&b);
+            for k in 0..40 {
+                let x = (k * 13 % 97) as f64 - 3.0;
+                let y = (k * 7 % 83) as f64 - 3.0;
+                let region = BoundingBox2::new(Point2::new(x, y), Point2::new(x + 2.0, y + 1.5));
+                let bound = (k % 7) as f64 * 1.3;
+                let mut found = Vec::new();
+                let _ = tree.visit_near_box(
+                    &region,
+                    || bound,
+                    |id| {
+                        found.push(id);
+                        ControlFlow::Continue(())
+                    },
+                );
+                found.sort_unstable();
+                let expected: Vec<u32> = (0..n as u32)
+                    .filter(|&i| box_gap_squared(&b[i as usize], &region) <= bound * bound)
+                    .collect();
+                assert_eq!(found, expected, "n {n} region {k}");
+                // A falling bound: the least gap over the visited parts is
+                // the least over all parts.
+                let best = core::cell::Cell::new(f64::INFINITY);
+                let _ = tree.visit_near_box(
+                    &region,
+                    || best.get().sqrt(),
+                    |id| {
+                        let g = box_gap_squared(&b[id as usize], &region);
+                        if g < best.get() {
+                            best.set(g);
+                        }
+                        ControlFlow::Continue(())
+                    },
+                );
+                let least = b
+                    .iter()
+                    .map(|bx| box_gap_squared(bx, &region))
+                    .fold(f64::INFINITY, f64::min);
+                assert_eq!(best.get(), least, "n {n} region {k}");
             }
         }
     }
