@@ -122,12 +122,20 @@ struct Piece<'s, T: Real> {
     owner: Isometry2<T>,
 }
 
+/// Two pieces' support points along a turned normal `u` (the first's along
+/// `u`, the second's along `−u`), each when its piece has a support
+/// function: found when the direction is chosen, used again to measure the
+/// contact or manifold along it.
+type Supports<T> = (Option<Point2<T>>, Option<Point2<T>>);
+
 /// What the admissible normals make of a normal.
 enum Turn<T: Real> {
     /// Admissible as it is.
     Keep,
-    /// Turned to this direction (from the first piece to the second).
-    To(Unit<Vector2<T>>),
+    /// Turned to this direction `u` (from the first piece to the second),
+    /// with the pieces' support points along it (the first's along `u`, the
+    /// second's along `−u`), each when its piece has a support function.
+    To(Unit<Vector2<T>>, Supports<T>),
     /// A piece admits no normal at all (an interior part).
     Lost,
 }
@@ -189,19 +197,22 @@ fn turn<T: Real>(x: &Piece<'_, T>, y: &Piece<'_, T>, n: &Unit<Vector2<T>>) -> Tu
     if x.admits(n) && y.admits(&-n.into_inner()) {
         return Turn::Keep;
     }
-    let overlap = |u: &Unit<Vector2<T>>| match (x.support(u), y.support(&-u.into_inner())) {
-        (Some(sx), Some(sy)) => u.dot(&(sx - sy)),
-        _ => T::zero(),
-    };
-    let mut best: Option<(T, T, Unit<Vector2<T>>)> = None;
+    // (overlap, alignment with `n`, direction, supports) of the best so far.
+    #[allow(clippy::type_complexity)] // one local, named field by field above
+    let mut best: Option<(T, T, Unit<Vector2<T>>, Supports<T>)> = None;
     let mut consider = |u: Unit<Vector2<T>>| {
-        let (d, along) = (overlap(&u), u.dot(n));
+        let s = (x.support(&u), y.support(&-u.into_inner()));
+        let d = match s {
+            (Some(sx), Some(sy)) => u.dot(&(sx - sy)),
+            _ => T::zero(),
+        };
+        let along = u.dot(n);
         let wins = match best {
             None => true,
-            Some((bd, ba, _)) => d < bd || (d == bd && along > ba),
+            Some((bd, ba, _, _)) => d < bd || (d == bd && along > ba),
         };
         if wins {
-            best = Some((d, along, u));
+            best = Some((d, along, u, s));
         }
     };
     // An arc's own end is admissible for its piece (not asked again: the
@@ -219,7 +230,7 @@ fn turn<T: Real>(x: &Piece<'_, T>, y: &Piece<'_, T>, n: &Unit<Vector2<T>>) -> Tu
     }
     // A piece without arcs admits everything: only the other's ends count.
     match best {
-        Some((_, _, u)) => Turn::To(u),
+        Some((_, _, u, s)) => Turn::To(u, s),
         None => Turn::Lost,
     }
 }
@@ -440,16 +451,15 @@ pub(crate) fn intersects<T: Real>(
     Some(out)
 }
 
-/// A contact whose normal must be `u` (from `x` to `y`): the depth along
-/// `u` from the support functions; the contact as it is when a piece has
-/// none.
+/// A contact whose normal must be `u` (from the first piece to the
+/// second): the depth along `u` from the pieces' support points; the
+/// contact as it is when a piece has none.
 fn contact_along<T: Real>(
     c: &Contact<T>,
-    x: &Piece<'_, T>,
-    y: &Piece<'_, T>,
+    supports: Supports<T>,
     u: Unit<Vector2<T>>,
 ) -> Contact<T> {
-    let (Some(sx), Some(sy)) = (x.support(&u), y.support(&-u.into_inner())) else {
+    let (Some(sx), Some(sy)) = supports else {
         return *c;
     };
     let depth = max(u.dot(&(sx - sy)), T::zero());
@@ -491,7 +501,7 @@ pub(crate) fn contact<T: Real>(
             };
             let (slot, c) = match turn(x, y, &c.normal) {
                 Turn::Keep => (&mut best, c),
-                Turn::To(u) => (&mut best, contact_along(&c, x, y, u)),
+                Turn::To(u, s) => (&mut best, contact_along(&c, s, u)),
                 Turn::Lost => (&mut lost, c),
             };
             let p = ids(x, y);
@@ -728,7 +738,7 @@ pub(crate) fn cast_shapes<T: Real>(
                 // A turned normal: a hit only when the motion drives the
                 // pieces together along it (or they already overlap and the
                 // caller stops there).
-                Turn::To(u) => {
+                Turn::To(u, _) => {
                     let stop = hit.status == ShapeCastStatus::Penetrating
                         && args.options.stop_at_penetration;
                     if !stop && rel.dot(&u) >= T::zero() {
@@ -760,17 +770,18 @@ pub(crate) fn cast_shapes<T: Real>(
 /// kept when more pairs touch).
 const MANIFOLD_CANDIDATES: usize = 8;
 
-/// A manifold whose normal must be `u` (from `x` to `y`): each point keeps
-/// its point on B and is measured again along `u` against A's supporting
-/// line; points beyond `prediction` go. The manifold as it is when a piece
-/// has no support function.
+/// A manifold whose normal must be `u` (from the first piece to the
+/// second): each point keeps its point on B and is measured again along `u`
+/// against A's supporting line (through `support_x`, the first piece's
+/// support point along `u`); points beyond `prediction` go. The manifold as
+/// it is when the first piece has no support function.
 fn manifold_along<T: Real>(
     m: &Manifold<T>,
-    x: &Piece<'_, T>,
+    support_x: Option<Point2<T>>,
     u: Unit<Vector2<T>>,
     prediction: T,
 ) -> Option<Manifold<T>> {
-    let Some(sx) = x.support(&u) else {
+    let Some(sx) = support_x else {
         return Some(*m);
     };
     let mut out: Option<Manifold<T>> = None;
@@ -835,10 +846,10 @@ pub(crate) fn contact_manifold<T: Real>(
                 // that stretch of boundary answers for it; measured along an
                 // admissible normal, this one would report a penetration
                 // that is not there.
-                Turn::To(_) | Turn::Lost if deepest_separation(&m) > T::zero() => {
+                Turn::To(..) | Turn::Lost if deepest_separation(&m) > T::zero() => {
                     return ControlFlow::Continue(());
                 }
-                Turn::To(u) => match manifold_along(&m, x, u, prediction) {
+                Turn::To(u, (sx, _)) => match manifold_along(&m, sx, u, prediction) {
                     Some(m) => m,
                     None => return ControlFlow::Continue(()),
                 },
