@@ -329,7 +329,19 @@ impl<T: Real> TileMap<T> {
     /// The cell holding local coordinate `v` along an axis of size `s`
     /// (`floor(v / s)`, saturating; NaN gives 0).
     fn cell(v: T, s: T) -> i64 {
-        Float::floor((v / s).as_f64()) as i64
+        // The floor by truncation (no libm call: without SSE4.1 the floor
+        // is a function call): the conversion truncates towards zero and
+        // saturates (NaN gives 0), a negative non-integer steps down once.
+        // The same integer as `floor(c) as i64` for every `c`: beyond
+        // `±2⁶³` both saturate, and below `2⁵³` in magnitude `t` converts
+        // back exactly (above it `c` is an integer).
+        let c = (v / s).as_f64();
+        let t = c as i64;
+        if (t as f64) > c {
+            t.saturating_sub(1)
+        } else {
+            t
+        }
     }
 
     /// The exact hit of tile `id` (solid) at map pose `flat`.
@@ -765,7 +777,14 @@ impl<T: Real> Composite<T> for TileMap<T> {
     }
 
     fn local_bounds(&self) -> BoundingBox2<T> {
-        self.bounding_box(&Isometry2::identity())
+        // `world_bounds` at the identity, without composing poses with it
+        // (the same numbers: composing with the identity is exact).
+        let (c0, r0, c1, r1) = self.extent;
+        let (lo, hi) = (self.tile_pose(c0, r0), self.tile_pose(c1, r1));
+        BoundingBox2::new(
+            self.tile.min() + lo.translation.vector,
+            self.tile.max() + hi.translation.vector,
+        )
     }
 }
 
@@ -813,3 +832,72 @@ impl<T: Real> PointQuery<T> for TileMap<T> {
 }
 
 super::composite_shape!(TileMap, TILE_MAP, placed);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cell by truncation is the floor's integer, at the edges too
+    /// (negative non-integers, zeros, NaN, the saturation beyond `±2⁶³`,
+    /// integers above `2⁵³`), in both precisions.
+    #[test]
+    fn cell_is_the_floor() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.0f64.powi(53),
+            -(2.0f64.powi(53)) - 2.0,
+            2.0f64.powi(63),
+            -(2.0f64.powi(63)),
+            1e19,
+            -1e19,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..10_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let x = (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0;
+            values.push(x * 10f64.powi((seed % 24) as i32 - 4));
+        }
+        for &v in &values {
+            for s in [1.0, 0.3, 16.0] {
+                assert_eq!(
+                    TileMap::<f64>::cell(v, s),
+                    Float::floor(v / s) as i64,
+                    "{v} / {s}"
+                );
+                let (v32, s32) = (v as f32, s as f32);
+                assert_eq!(
+                    TileMap::<f32>::cell(v32, s32),
+                    Float::floor(f64::from(v32 / s32)) as i64,
+                    "{v32} / {s32}"
+                );
+            }
+        }
+    }
+
+    /// The local bounds are the box at the identity pose, bit for bit.
+    #[test]
+    fn local_bounds_are_the_box_at_rest() {
+        let map = TileMap::<f32>::from_ids(
+            Vector2::new(0.75, 0.5),
+            4,
+            &[0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 2],
+        )
+        .unwrap();
+        assert_eq!(map.local_bounds(), map.bounding_box(&Isometry2::identity()));
+    }
+}
