@@ -42,6 +42,12 @@ macro_rules! composite_shape {
             fn as_any(&self) -> &dyn core::any::Any {
                 self
             }
+            /// Not a built-in convex shape: `None` at once (the provided
+            /// method finds that out from the kind and the type).
+            #[inline]
+            fn as_builtin(&self) -> Option<$crate::ShapeRef<'_, T>> {
+                None
+            }
             fn bounding_box(&self, pose: &nalgebra::Isometry2<T>) -> $crate::BoundingBox2<T> {
                 self.world_bounds(pose)
             }
@@ -550,6 +556,29 @@ pub(crate) fn hull_bounds<T: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The composites' `as_builtin` says `None` at once, as the provided
+    /// method would from their kinds and types.
+    #[test]
+    fn composites_are_not_builtin_shapes() {
+        use crate::{Circle, Shape, ShapeRef};
+        let p = |x: f64, y: f64| Point2::new(x, y);
+        let square = [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)];
+        let shapes: [&dyn Shape<f64>; 4] = [
+            &Polyline::new(&square, false).unwrap(),
+            &ConcavePolygon::new(&square).unwrap(),
+            &Compound::new(alloc::vec![(
+                Isometry2::identity(),
+                Circle::new(1.0).unwrap().into()
+            )])
+            .unwrap(),
+            &TileMap::from_ids(Vector2::new(1.0, 1.0), 1, &[1]).unwrap(),
+        ];
+        for s in shapes {
+            assert!(s.as_builtin().is_none());
+            assert!(ShapeRef::<f64>::from_kind(s.kind(), s.as_any()).is_none());
+        }
+    }
 
     /// The hull's box is the box of every point, at any pose: exactly when
     /// the pose does not turn, up to rounding otherwise; collinear and
