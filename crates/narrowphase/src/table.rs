@@ -760,8 +760,8 @@ impl<T: Real, D: Dimension<T>> Table<T, D> {
             };
             if let Some(found) = composite_pair::<T, D, Q>(
                 (self.builtins, &self.user_pairs[Q::SLOT], kernels),
-                side(a, pose_a, ka, da),
-                side(b, pose_b, kb, db),
+                &side(a, pose_a, ka, da),
+                &side(b, pose_b, kb, db),
                 args,
             ) {
                 return found;
@@ -1025,22 +1025,24 @@ fn not_builtin_pair<'u, 's, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     if let Some(cell) = kernels.and_then(|u| u.get(ka, kb)) {
         return user_pair::<T, D, Q>(cell, &sa, &sb, args);
     }
-    general::<T, D, Q>((builtins, user_pairs, kernels), (sa, ra), (sb, rb), args)
+    general::<T, D, Q>((builtins, user_pairs, kernels), (&sa, ra), (&sb, rb), args)
 }
 
 /// A pair in which a shape is a composite: [`PairQuery::composite`] with the
 /// shapes in the canonical order (so that the answer is exactly symmetric)
 /// and the table answering each pair of pieces; `None` when neither shape is
-/// a composite. Not inlined: it keeps the user kernels' path small.
+/// a composite. Not inlined: it keeps the user kernels' path small. The
+/// sides by reference: the callers' copies were a measurable part of a
+/// composite query.
 #[inline(never)]
 fn composite_pair<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
-    sa: Side<'_, T, D>,
-    sb: Side<'_, T, D>,
+    sa: &Side<'_, T, D>,
+    sb: &Side<'_, T, D>,
     args: Q::Args,
 ) -> Option<Result<(Q::Answer, crate::composite::Parts), DispatchError>> {
     let swapped = match sa.kind.cmp(&sb.kind) {
-        Ordering::Equal => same_kind_swapped(&sa, &sb),
+        Ordering::Equal => same_kind_swapped(sa, sb),
         o => o == Ordering::Greater,
     };
     let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
@@ -1617,8 +1619,8 @@ fn beyond_range<T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
 /// fallbacks.
 fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     (builtins, user_pairs, kernels): (bool, &UserPairs, Option<&UserKernels<T, D, Q>>),
-    (sa, ra): (Side<'s, T, D>, Option<D::Builtin<'s>>),
-    (sb, rb): (Side<'s, T, D>, Option<D::Builtin<'s>>),
+    (sa, ra): (&Side<'s, T, D>, Option<D::Builtin<'s>>),
+    (sb, rb): (&Side<'s, T, D>, Option<D::Builtin<'s>>),
     args: Q::Args,
 ) -> Result<Q::Answer, DispatchError> {
     if let Some(answer) = composite_pair::<T, D, Q>((builtins, user_pairs, kernels), sa, sb, args) {
@@ -1640,7 +1642,7 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     // A fallback, in a canonical order so that it is exactly symmetric. It
     // works in the world frame; the order alone is what makes it symmetric.
     let swapped = match ka.cmp(&kb) {
-        Ordering::Equal => same_kind_swapped(&sa, &sb),
+        Ordering::Equal => same_kind_swapped(sa, sb),
         o => o == Ordering::Greater,
     };
     let (first, second) = if swapped { (sb, sa) } else { (sa, sb) };
@@ -1650,7 +1652,7 @@ fn general<'s, T: Real, D: Dimension<T>, Q: PairQuery<T, D>>(
     let m = D::inv_mul(&first.effective_pose(), &second.effective_pose());
     let answer = match pose_in_range::<T, D>(&m) {
         true => None,
-        false => beyond_range::<T, D, Q>(&m, first, second, &args)?,
+        false => beyond_range::<T, D, Q>(&m, *first, *second, &args)?,
     };
     let answer = match answer {
         Some(a) => a,
