@@ -274,7 +274,7 @@ enum Pick<'b, T> {
     /// The parts whose boxes meet the region.
     Meeting,
     /// The parts whose boxes lie within `bound` of the region, the
-    /// nearer subtrees first ([`Composite::visit_parts_near`]); the caller
+    /// nearer subtrees first ([`visit_parts_near`](shape::dim2::composite::Composite::visit_parts_near)); the caller
     /// lowers the bound as it finds nearer pairs.
     Near(&'b core::cell::Cell<T>),
 }

@@ -453,7 +453,7 @@ impl<T: Real> PairQuery<T, Dim2> for DistanceQuery {
         pose_y: &Isometry2<T>,
         (): (),
     ) -> Result<T, DispatchError> {
-        builtin_distance(x, pose_x, y, pose_y)
+        builtin_distance(x, pose_x, y, pose_y, ())
     }
     fn fallback(
         a: &dyn Shape<T>,
@@ -982,6 +982,42 @@ fn world_frame<T: Real, Q: WorldFrame<T>, A: Any, B: Any>(
 
 // ---------------------------------------------------------- register block
 
+/// One per-query function of a register block: the answer of query `$Q`
+/// for two built-in shapes (`$Ref`, at `$Pose`s, dimension `$Dim`) with a
+/// `match` of one arm per listed pair, either order, each handing the pair
+/// in canonical order to [`builtin_in_order`] with the row's kernel. The 2D
+/// block and the 3D block (`dim3/dispatch3.rs`) generate every query's
+/// function with it.
+macro_rules! builtin_query_fn {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident($arg:tt: $Args:ty) -> $Answer:ty;
+        $Ref:ident, $Pose:ident, $Dim:ident, $Q:ident;
+        $( $a:ident, $b:ident => |$x:ident, $y:ident, $m:ident, $p:pat_param| $kernel:expr; )*
+    ) => {
+        $(#[$doc])*
+        #[inline]
+        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
+        $vis fn $name<'s, T: Real>(
+            x: $Ref<'s, T>,
+            pose_x: &'s $Pose<T>,
+            y: $Ref<'s, T>,
+            pose_y: &'s $Pose<T>,
+            $arg: $Args,
+        ) -> Result<$Answer, DispatchError> {
+            match ((x, pose_x), (y, pose_y)) {
+                $( (($Ref::$a(a), pose_a), ($Ref::$b(b), pose_b))
+                | (($Ref::$b(b), pose_b), ($Ref::$a(a), pose_a)) => builtin_in_order::<T, $Dim, $Q, _, _>(
+                    (a, pose_a), (b, pose_b), !matches!(x, $Ref::$a(_)), $arg, ($Ref::$a, $Ref::$b),
+                    #[inline(always)] |$x, $y, $m, $p| $kernel,
+                ), )*
+                _ => Err(unsupported(x.kind(), y.kind())),
+            }
+        }
+    };
+}
+pub(crate) use builtin_query_fn;
+
 /// Generates, from one list of rows `A, B => intersects, contact,
 /// closest_points, shape_cast, manifold;` (built-in pairs in canonical order), the functions that
 /// answer each query for two [`ShapeRef`]s with a `match`: every pair that
@@ -998,127 +1034,48 @@ macro_rules! register_block {
             }
         }
 
-        /// The IntersectsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_intersects<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-            (): (),
-        ) -> Result<bool, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, IntersectsQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, ()| $intersects(a, b, m),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The IntersectsQuery answer of a built-in pair at its poses, in
+            /// the world frame (see `PairQuery::builtin`).
+            fn builtin_intersects((): ()) -> bool;
+            ShapeRef, Isometry2, Dim2, IntersectsQuery;
+            $( $a, $b => |a, b, m, ()| $intersects(a, b, m); )*
         }
-
-        /// The ContactQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_contact<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-            (): (),
-        ) -> Result<Option<Contact<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ContactQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, ()| $contact(a, b, m),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ContactQuery answer of a built-in pair at its poses, in the
+            /// world frame (see `PairQuery::builtin`).
+            fn builtin_contact((): ()) -> Option<Contact<T>>;
+            ShapeRef, Isometry2, Dim2, ContactQuery;
+            $( $a, $b => |a, b, m, ()| $contact(a, b, m); )*
         }
-
-        /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_closest_points<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-            max_distance: T,
-        ) -> Result<ClosestPoints<T>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ClosestPointsQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), max_distance, (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, d| $closest(a, b, m, d),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ClosestPointsQuery answer of a built-in pair at its poses,
+            /// in the world frame (see `PairQuery::builtin`).
+            fn builtin_closest_points(max_distance: T) -> ClosestPoints<T>;
+            ShapeRef, Isometry2, Dim2, ClosestPointsQuery;
+            $( $a, $b => |a, b, m, d| $closest(a, b, m, d); )*
         }
-        /// The DistanceQuery answer of a built-in pair at its poses: the
-        /// closest-points kernel's distance for `max_distance = +∞`, in the
-        /// kernel's frame (one arm per pair, either order).
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        pub(crate) fn builtin_distance<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-        ) -> Result<T, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, DistanceQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), (), (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, ()| distance_of(&$closest(a, b, m, T::infinity())),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The DistanceQuery answer of a built-in pair at its poses: the
+            /// closest-points kernel's distance for `max_distance = +∞`, in
+            /// the kernel's frame.
+            pub(crate) fn builtin_distance((): ()) -> T;
+            ShapeRef, Isometry2, Dim2, DistanceQuery;
+            $( $a, $b => |a, b, m, ()| distance_of(&$closest(a, b, m, T::infinity())); )*
         }
-        /// The ShapeCastQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_shape_cast<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-            args: ShapeCastArgs<T>,
-        ) -> Result<Option<ShapeCastHit<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ShapeCastQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), args, (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, args| $cast(a, b, m, args),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ShapeCastQuery answer of a built-in pair at its poses, in
+            /// the world frame (see `PairQuery::builtin`).
+            fn builtin_shape_cast(args: ShapeCastArgs<T>) -> Option<ShapeCastHit<T>>;
+            ShapeRef, Isometry2, Dim2, ShapeCastQuery;
+            $( $a, $b => |a, b, m, args| $cast(a, b, m, args); )*
         }
-        /// The ManifoldQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_manifold<'s, T: Real>(
-            x: ShapeRef<'s, T>,
-            pose_x: &'s Isometry2<T>,
-            y: ShapeRef<'s, T>,
-            pose_y: &'s Isometry2<T>,
-            prediction: T,
-        ) -> Result<Option<Manifold<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef::$a(a), pose_a), (ShapeRef::$b(b), pose_b))
-                | ((ShapeRef::$b(b), pose_b), (ShapeRef::$a(a), pose_a)) => builtin_in_order::<T, Dim2, ManifoldQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef::$a(_)), prediction, (ShapeRef::$a, ShapeRef::$b),
-                    #[inline(always)] |a, b, m, p| $manifold(a, b, m, p),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ManifoldQuery answer of a built-in pair at its poses, in the
+            /// world frame (see `PairQuery::builtin`).
+            fn builtin_manifold(prediction: T) -> Option<Manifold<T>>;
+            ShapeRef, Isometry2, Dim2, ManifoldQuery;
+            $( $a, $b => |a, b, m, p| $manifold(a, b, m, p); )*
         }
     };
 }

@@ -209,7 +209,7 @@ pub fn distance<T: Real>(
     // least of its pieces' distances, user kinds the closest-points
     // fallback's distance.
     if let (Some(x), Some(y)) = (a.as_builtin(), b.as_builtin()) {
-        return dispatch::builtin_distance(x, pose_a, y, pose_b);
+        return dispatch::builtin_distance(x, pose_a, y, pose_b, ());
     }
     builtin_query::<queries::DistanceQuery, T>(a, pose_a, b, pose_b, ())
 }

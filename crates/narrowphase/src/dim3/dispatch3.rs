@@ -15,7 +15,7 @@ use super::{ClosestPoints3, Contact3};
 use crate::DispatchError;
 use crate::Route;
 use crate::cast::{ShapeCastArgs3, ShapeCastHit3};
-use crate::dispatch::check_max_distance;
+use crate::dispatch::{builtin_query_fn, check_max_distance};
 use crate::manifold::Manifold3;
 use crate::queries::{
     ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
@@ -431,107 +431,40 @@ macro_rules! register_block3 {
             }
         }
 
-        /// The IntersectsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_intersects<'s, T: Real>(
-            x: ShapeRef3<'s, T>,
-            pose_x: &'s Isometry3<T>,
-            y: ShapeRef3<'s, T>,
-            pose_y: &'s Isometry3<T>,
-            (): (),
-        ) -> Result<bool, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
-                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, IntersectsQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), (), (ShapeRef3::$a, ShapeRef3::$b),
-                    #[inline(always)] |a, b, m, ()| $intersects(a, b, m),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The IntersectsQuery answer of a built-in pair at its poses, in
+            /// the world frame (see `PairQuery::builtin`).
+            fn builtin_intersects((): ()) -> bool;
+            ShapeRef3, Isometry3, Dim3, IntersectsQuery;
+            $( $a, $b => |a, b, m, ()| $intersects(a, b, m); )*
         }
-
-        /// The ContactQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_contact<'s, T: Real>(
-            x: ShapeRef3<'s, T>,
-            pose_x: &'s Isometry3<T>,
-            y: ShapeRef3<'s, T>,
-            pose_y: &'s Isometry3<T>,
-            (): (),
-        ) -> Result<Option<Contact3<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
-                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ContactQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), (), (ShapeRef3::$a, ShapeRef3::$b),
-                    #[inline(always)] |a, b, m, ()| $contact(a, b, m),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ContactQuery answer of a built-in pair at its poses, in the
+            /// world frame (see `PairQuery::builtin`).
+            fn builtin_contact((): ()) -> Option<Contact3<T>>;
+            ShapeRef3, Isometry3, Dim3, ContactQuery;
+            $( $a, $b => |a, b, m, ()| $contact(a, b, m); )*
         }
-
-        /// The ClosestPointsQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_closest_points<'s, T: Real>(
-            x: ShapeRef3<'s, T>,
-            pose_x: &'s Isometry3<T>,
-            y: ShapeRef3<'s, T>,
-            pose_y: &'s Isometry3<T>,
-            max_distance: T,
-        ) -> Result<ClosestPoints3<T>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
-                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ClosestPointsQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), max_distance, (ShapeRef3::$a, ShapeRef3::$b),
-                    #[inline(always)] |a, b, m, d| $closest(a, b, m, d),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ClosestPointsQuery answer of a built-in pair at its poses,
+            /// in the world frame (see `PairQuery::builtin`).
+            fn builtin_closest_points(max_distance: T) -> ClosestPoints3<T>;
+            ShapeRef3, Isometry3, Dim3, ClosestPointsQuery;
+            $( $a, $b => |a, b, m, d| $closest(a, b, m, d); )*
         }
-        /// The ShapeCastQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_shape_cast<'s, T: Real>(
-            x: ShapeRef3<'s, T>,
-            pose_x: &'s Isometry3<T>,
-            y: ShapeRef3<'s, T>,
-            pose_y: &'s Isometry3<T>,
-            args: ShapeCastArgs3<T>,
-        ) -> Result<Option<ShapeCastHit3<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
-                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ShapeCastQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), args, (ShapeRef3::$a, ShapeRef3::$b),
-                    #[inline(always)] |a, b, m, args| $cast(a, b, m, args),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ShapeCastQuery answer of a built-in pair at its poses, in
+            /// the world frame (see `PairQuery::builtin`).
+            fn builtin_shape_cast(args: ShapeCastArgs3<T>) -> Option<ShapeCastHit3<T>>;
+            ShapeRef3, Isometry3, Dim3, ShapeCastQuery;
+            $( $a, $b => |a, b, m, args| $cast(a, b, m, args); )*
         }
-        /// The ManifoldQuery answer of a built-in pair at its poses, in the world
-        /// frame (see `PairQuery::builtin`): one arm per pair, either order.
-        #[inline]
-        #[allow(unreachable_patterns)] // the reversed pattern of a same-kind pair
-        fn builtin_manifold<'s, T: Real>(
-            x: ShapeRef3<'s, T>,
-            pose_x: &'s Isometry3<T>,
-            y: ShapeRef3<'s, T>,
-            pose_y: &'s Isometry3<T>,
-            prediction: T,
-        ) -> Result<Option<Manifold3<T>>, DispatchError> {
-            match ((x, pose_x), (y, pose_y)) {
-                $( ((ShapeRef3::$a(a), pose_a), (ShapeRef3::$b(b), pose_b))
-                | ((ShapeRef3::$b(b), pose_b), (ShapeRef3::$a(a), pose_a)) => builtin_in_order::<T, Dim3, ManifoldQuery, _, _>(
-                    (a, pose_a), (b, pose_b), !matches!(x, ShapeRef3::$a(_)), prediction, (ShapeRef3::$a, ShapeRef3::$b),
-                    #[inline(always)] |a, b, m, p| $manifold(a, b, m, p),
-                ), )*
-                _ => Err(unsupported(x.kind(), y.kind())),
-            }
+        builtin_query_fn! {
+            /// The ManifoldQuery answer of a built-in pair at its poses, in the
+            /// world frame (see `PairQuery::builtin`).
+            fn builtin_manifold(prediction: T) -> Option<Manifold3<T>>;
+            ShapeRef3, Isometry3, Dim3, ManifoldQuery;
+            $( $a, $b => |a, b, m, p| $manifold(a, b, m, p); )*
         }
     };
 }
