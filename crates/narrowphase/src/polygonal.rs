@@ -494,3 +494,55 @@ fn slice_interval<T: Real>(vertices: &[Point2<T>], dir: &Vector2<T>) -> (T, T) {
     }
     (lo, hi)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The projection extremes over the core vertices, each dot product
+    /// as `Vector2::dot` computes it: the reference the closed forms must
+    /// equal exactly (the separating-axis test takes either).
+    fn vertex_interval<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>) -> (T, T) {
+        (0..p.core_vertex_count())
+            .map(|i| p.core_vertex(i).coords.dot(dir))
+            .fold((T::infinity(), T::neg_infinity()), |(lo, hi), d| {
+                (num_traits::Float::min(lo, d), num_traits::Float::max(hi, d))
+            })
+    }
+
+    /// The boxes' closed-form intervals equal the vertices' extremes, bit
+    /// for bit (up to the sign of a zero): rounding is monotonic and a
+    /// negated product is exact, so the largest sum of rounded products is
+    /// the rounded sum of their largest values.
+    fn box_intervals_are_the_vertex_extremes<T: Real>(
+        (lo, size): ([f64; 2], [f64; 2]),
+        (angle, snap): (f64, u8),
+    ) -> Result<(), TestCaseError> {
+        let v = |x: f64, y: f64| Vector2::new(T::lit(x), T::lit(y));
+        let min = Point2::from(v(lo[0], lo[1]));
+        let aabb = Aabb::new(min, min + v(size[0], size[1])).unwrap();
+        let obb = Obb::new(v(size[0], size[1])).unwrap();
+        // Axis-aligned directions (with zero components, either sign) too.
+        let dir = match snap {
+            0 => v(0.0, 1.0),
+            1 => v(-0.0, -1.0),
+            2 => v(1.0, -0.0),
+            _ => v(angle.cos(), angle.sin()),
+        };
+        prop_assert_eq!(aabb.core_interval(&dir), vertex_interval(&aabb, &dir));
+        prop_assert_eq!(obb.core_interval(&dir), vertex_interval(&obb, &dir));
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn box_intervals_are_exact(
+            corner in (prop::array::uniform2(-1e4f64..1e4), prop::array::uniform2(1e-3f64..1e3)),
+            dir in (-4.0f64..4.0, 0u8..6),
+        ) {
+            box_intervals_are_the_vertex_extremes::<f32>(corner, dir)?;
+            box_intervals_are_the_vertex_extremes::<f64>(corner, dir)?;
+        }
+    }
+}

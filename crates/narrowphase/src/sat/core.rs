@@ -351,13 +351,13 @@ enum CoreSat<T: Real> {
     Separated { axis: Vector2<T>, gap: T },
 }
 
+/// The core's projection on `axis`: [`Polygonal::core_interval`], the
+/// extremes over the vertices, which boxes give in closed form (two
+/// products and a sum instead of four dot products: the same values, since
+/// a box's vertices are its centre plus or minus each half extent).
 #[inline]
 fn project_a<T: Real, A: Polygonal<T>>(a: &A, axis: &Vector2<T>) -> (T, T) {
-    let first = a.core_vertex(0).coords.dot(axis);
-    (1..a.core_vertex_count()).fold((first, first), |(lo, hi), i| {
-        let d = a.core_vertex(i).coords.dot(axis);
-        (Float::min(lo, d), Float::max(hi, d))
-    })
+    a.core_interval(axis)
 }
 
 #[inline]
