@@ -353,8 +353,10 @@ enum CoreSat<T: Real> {
 
 /// The core's projection on `axis`: [`Polygonal::core_interval`], the
 /// extremes over the vertices, which boxes give in closed form (two
-/// products and a sum instead of four dot products: the same values, since
-/// a box's vertices are its centre plus or minus each half extent).
+/// products and a sum instead of four dot products). The values are the
+/// same: a box's corners pair either value of one coordinate with either
+/// of the other, and rounding is monotonic, so the extreme rounded sum is
+/// the rounded sum of the two extreme products (`polygonal.rs` tests it).
 #[inline]
 fn project_a<T: Real, A: Polygonal<T>>(a: &A, axis: &Vector2<T>) -> (T, T) {
     a.core_interval(axis)
