@@ -1,7 +1,8 @@
 //! The 2D pair dispatch table: [`DispatchTable`] is the generic
 //! [`Table`] for [`Dim2`], and the register block at the end of this file
-//! (`register_block!`) is the one place that lists every supported pair and the
-//! kernel serving it for each query.
+//! (`register_block_2d!`, over the shared `register_block!`) is the one
+//! place that lists every supported pair and the kernel serving it for each
+//! query.
 //!
 //! A pair with no kernel falls back to the generic separating-axis test when
 //! both shapes implement [`SupportSeparatingAxes`](shape::SupportSeparatingAxes),
@@ -1019,17 +1020,24 @@ macro_rules! builtin_query_fn {
 pub(crate) use builtin_query_fn;
 
 /// Generates, from one list of rows `A, B => intersects, contact,
-/// closest_points, shape_cast, manifold;` (built-in pairs in canonical order), the functions that
-/// answer each query for two [`ShapeRef`]s with a `match`: every pair that
-/// kasanari answers with a dedicated kernel, and which kernel, in one place.
-/// Adding a query adds a column here and one generated function.
+/// closest_points, shape_cast, manifold;` (built-in pairs in canonical
+/// order), the functions that answer each query for two built-in shapes
+/// (`$Ref`, at `$Pose`s, in dimension `$Dim`, with that dimension's answer
+/// types) with a `match`: every pair that kasanari answers with a dedicated
+/// kernel, and which kernel, in one place. Adding a query adds a column and
+/// one generated function. The 2D block (below) and the 3D block
+/// (`dim3/dispatch3.rs`) both come from it.
 macro_rules! register_block {
-    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*) => {
+    (
+        $Ref:ident, $Pose:ident, $Dim:ident;
+        $Contact:ident, $Closest:ident, $CastArgs:ident, $CastHit:ident, $Manifold:ident;
+        $( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*
+    ) => {
         /// The name of the kernels of a built-in pair in canonical order (the
         /// boolean kernel's name, `"circle_obb"`).
-        fn builtin_name<T: Real>(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> Option<&'static str> {
+        fn builtin_name<T: Real>(a: $Ref<'_, T>, b: $Ref<'_, T>) -> Option<&'static str> {
             match (a, b) {
-                $( (ShapeRef::$a(_), ShapeRef::$b(_)) => Some(stringify!($intersects)), )*
+                $( ($Ref::$a(_), $Ref::$b(_)) => Some(stringify!($intersects)), )*
                 _ => None,
             }
         }
@@ -1038,22 +1046,49 @@ macro_rules! register_block {
             /// The IntersectsQuery answer of a built-in pair at its poses, in
             /// the world frame (see `PairQuery::builtin`).
             fn builtin_intersects((): ()) -> bool;
-            ShapeRef, Isometry2, Dim2, IntersectsQuery;
+            $Ref, $Pose, $Dim, IntersectsQuery;
             $( $a, $b => |a, b, m, ()| $intersects(a, b, m); )*
         }
         builtin_query_fn! {
             /// The ContactQuery answer of a built-in pair at its poses, in the
             /// world frame (see `PairQuery::builtin`).
-            fn builtin_contact((): ()) -> Option<Contact<T>>;
-            ShapeRef, Isometry2, Dim2, ContactQuery;
+            fn builtin_contact((): ()) -> Option<$Contact<T>>;
+            $Ref, $Pose, $Dim, ContactQuery;
             $( $a, $b => |a, b, m, ()| $contact(a, b, m); )*
         }
         builtin_query_fn! {
             /// The ClosestPointsQuery answer of a built-in pair at its poses,
             /// in the world frame (see `PairQuery::builtin`).
-            fn builtin_closest_points(max_distance: T) -> ClosestPoints<T>;
-            ShapeRef, Isometry2, Dim2, ClosestPointsQuery;
+            fn builtin_closest_points(max_distance: T) -> $Closest<T>;
+            $Ref, $Pose, $Dim, ClosestPointsQuery;
             $( $a, $b => |a, b, m, d| $closest(a, b, m, d); )*
+        }
+        builtin_query_fn! {
+            /// The ShapeCastQuery answer of a built-in pair at its poses, in
+            /// the world frame (see `PairQuery::builtin`).
+            fn builtin_shape_cast(args: $CastArgs<T>) -> Option<$CastHit<T>>;
+            $Ref, $Pose, $Dim, ShapeCastQuery;
+            $( $a, $b => |a, b, m, args| $cast(a, b, m, args); )*
+        }
+        builtin_query_fn! {
+            /// The ManifoldQuery answer of a built-in pair at its poses, in the
+            /// world frame (see `PairQuery::builtin`).
+            fn builtin_manifold(prediction: T) -> Option<$Manifold<T>>;
+            $Ref, $Pose, $Dim, ManifoldQuery;
+            $( $a, $b => |a, b, m, p| $manifold(a, b, m, p); )*
+        }
+    };
+}
+pub(crate) use register_block;
+
+/// The 2D register block: [`register_block`]'s functions, and the scalar
+/// distance (2D only) from the closest-points column.
+macro_rules! register_block_2d {
+    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*) => {
+        register_block! {
+            ShapeRef, Isometry2, Dim2;
+            Contact, ClosestPoints, ShapeCastArgs, ShapeCastHit, Manifold;
+            $( $a, $b => $intersects, $contact, $closest, $cast, $manifold; )*
         }
         builtin_query_fn! {
             /// The DistanceQuery answer of a built-in pair at its poses: the
@@ -1062,20 +1097,6 @@ macro_rules! register_block {
             pub(crate) fn builtin_distance((): ()) -> T;
             ShapeRef, Isometry2, Dim2, DistanceQuery;
             $( $a, $b => |a, b, m, ()| distance_of(&$closest(a, b, m, T::infinity())); )*
-        }
-        builtin_query_fn! {
-            /// The ShapeCastQuery answer of a built-in pair at its poses, in
-            /// the world frame (see `PairQuery::builtin`).
-            fn builtin_shape_cast(args: ShapeCastArgs<T>) -> Option<ShapeCastHit<T>>;
-            ShapeRef, Isometry2, Dim2, ShapeCastQuery;
-            $( $a, $b => |a, b, m, args| $cast(a, b, m, args); )*
-        }
-        builtin_query_fn! {
-            /// The ManifoldQuery answer of a built-in pair at its poses, in the
-            /// world frame (see `PairQuery::builtin`).
-            fn builtin_manifold(prediction: T) -> Option<Manifold<T>>;
-            ShapeRef, Isometry2, Dim2, ManifoldQuery;
-            $( $a, $b => |a, b, m, p| $manifold(a, b, m, p); )*
         }
     };
 }
@@ -1092,7 +1113,7 @@ use crate::sat::*;
 // Every built-in 2D pair and the kernels that serve it, in canonical order
 // (point < segment < circle < aabb < obb < triangle < polygon < capsule <
 // ellipse < rounded polygon). Reading this block tells what kasanari supports.
-register_block! {
+register_block_2d! {
     // pair                  intersects          contact                     closest points                    shape cast            manifold
     Point, Point         => point_point,         point_point_contact,         point_point_closest_points, point_point_cast, point_point_manifold;
     Point, Segment       => point_segment,       point_segment_contact,       point_segment_closest_points, point_segment_cast, point_segment_manifold;

@@ -15,7 +15,7 @@ use super::{ClosestPoints3, Contact3};
 use crate::DispatchError;
 use crate::Route;
 use crate::cast::{ShapeCastArgs3, ShapeCastHit3};
-use crate::dispatch::{builtin_query_fn, check_max_distance};
+use crate::dispatch::{builtin_query_fn, check_max_distance, register_block};
 use crate::manifold::Manifold3;
 use crate::queries::{
     ClosestPointsQuery, ContactQuery, IntersectsQuery, ManifoldQuery, ShapeCastQuery, slot,
@@ -419,56 +419,6 @@ impl<T: Real> PairQuery<T, Dim3> for ManifoldQuery {
 
 // ---------------------------------------------------------- register block
 
-/// The 3D register block: as the 2D one (`dispatch.rs`), from rows
-/// `A, B => intersects, contact, closest_points, shape_cast, manifold;` in
-/// canonical order.
-macro_rules! register_block3 {
-    ($( $a:ident, $b:ident => $intersects:ident, $contact:ident, $closest:ident, $cast:ident, $manifold:ident; )*) => {
-        fn builtin_name<T: Real>(a: ShapeRef3<'_, T>, b: ShapeRef3<'_, T>) -> Option<&'static str> {
-            match (a, b) {
-                $( (ShapeRef3::$a(_), ShapeRef3::$b(_)) => Some(stringify!($intersects)), )*
-                _ => None,
-            }
-        }
-
-        builtin_query_fn! {
-            /// The IntersectsQuery answer of a built-in pair at its poses, in
-            /// the world frame (see `PairQuery::builtin`).
-            fn builtin_intersects((): ()) -> bool;
-            ShapeRef3, Isometry3, Dim3, IntersectsQuery;
-            $( $a, $b => |a, b, m, ()| $intersects(a, b, m); )*
-        }
-        builtin_query_fn! {
-            /// The ContactQuery answer of a built-in pair at its poses, in the
-            /// world frame (see `PairQuery::builtin`).
-            fn builtin_contact((): ()) -> Option<Contact3<T>>;
-            ShapeRef3, Isometry3, Dim3, ContactQuery;
-            $( $a, $b => |a, b, m, ()| $contact(a, b, m); )*
-        }
-        builtin_query_fn! {
-            /// The ClosestPointsQuery answer of a built-in pair at its poses,
-            /// in the world frame (see `PairQuery::builtin`).
-            fn builtin_closest_points(max_distance: T) -> ClosestPoints3<T>;
-            ShapeRef3, Isometry3, Dim3, ClosestPointsQuery;
-            $( $a, $b => |a, b, m, d| $closest(a, b, m, d); )*
-        }
-        builtin_query_fn! {
-            /// The ShapeCastQuery answer of a built-in pair at its poses, in
-            /// the world frame (see `PairQuery::builtin`).
-            fn builtin_shape_cast(args: ShapeCastArgs3<T>) -> Option<ShapeCastHit3<T>>;
-            ShapeRef3, Isometry3, Dim3, ShapeCastQuery;
-            $( $a, $b => |a, b, m, args| $cast(a, b, m, args); )*
-        }
-        builtin_query_fn! {
-            /// The ManifoldQuery answer of a built-in pair at its poses, in the
-            /// world frame (see `PairQuery::builtin`).
-            fn builtin_manifold(prediction: T) -> Option<Manifold3<T>>;
-            ShapeRef3, Isometry3, Dim3, ManifoldQuery;
-            $( $a, $b => |a, b, m, p| $manifold(a, b, m, p); )*
-        }
-    };
-}
-
 use super::cast3::*;
 use super::manifold3::*;
 use super::*;
@@ -476,7 +426,9 @@ use super::*;
 // Every built-in 3D pair and the kernels that serve it, in canonical order
 // (sphere < cuboid < aabb3). Reading this block tells what kasanari supports
 // in 3D.
-register_block3! {
+register_block! {
+    ShapeRef3, Isometry3, Dim3;
+    Contact3, ClosestPoints3, ShapeCastArgs3, ShapeCastHit3, Manifold3;
     // pair            intersects      contact                closest points               shape cast          manifold
     Sphere, Sphere => sphere_sphere,  sphere_sphere_contact, sphere_sphere_closest_points, sphere_sphere_cast, sphere_sphere_manifold;
     Sphere, Cuboid => sphere_cuboid,  sphere_cuboid_contact, sphere_cuboid_closest_points, sphere_cuboid_cast, sphere_cuboid_manifold;
