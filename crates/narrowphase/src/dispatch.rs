@@ -12,7 +12,7 @@
 use core::any::Any;
 
 use nalgebra::{Isometry2, Translation2, UnitComplex};
-use shape::{Aabb, Circle, Obb, Real, Shape, ShapeKind, ShapeRef};
+use shape::{Aabb, Circle, Obb, Real, Shape, ShapeKind, ShapeRef, Triangle};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
 use crate::manifold::{Feature, FeatureId, Manifold};
@@ -783,12 +783,15 @@ fn fallback_closest_points<T: Real>(
 /// [`PairQuery::world`], which the register block's arms ask first when the
 /// pair's types are served, `world_pair`): two circles
 /// (`circle/circle_circle_world.rs`), a circle and a box
-/// (`circle/circle_box_world.rs`). Each method answers `None` to hand the
+/// (`circle/circle_box_world.rs`), a circle and a triangle
+/// (`circle/circle_triangle_world.rs`). Each method answers `None` to hand the
 /// pair over to the general way (out-of-range or bad poses, the documented
 /// degenerate cases); a query without a world-frame form keeps the default.
 trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
     /// Whether [`circle_box`](Self::circle_box) has a world-frame form.
     const CIRCLE_BOX: bool = true;
+    /// Whether [`circle_triangle`](Self::circle_triangle) has one.
+    const CIRCLE_TRIANGLE: bool = true;
     /// Two circles.
     fn circles(
         _: &Circle<T>,
@@ -804,6 +807,16 @@ trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
         _: &Circle<T>,
         _: &Isometry2<T>,
         _: &B,
+        _: &Isometry2<T>,
+        _: Self::Args,
+    ) -> Option<Self::Answer> {
+        None
+    }
+    /// A circle and a triangle, the circle first.
+    fn circle_triangle(
+        _: &Circle<T>,
+        _: &Isometry2<T>,
+        _: &Triangle<T>,
         _: &Isometry2<T>,
         _: Self::Args,
     ) -> Option<Self::Answer> {
@@ -832,6 +845,16 @@ impl<T: Real> WorldFrame<T> for IntersectsQuery {
     ) -> Option<bool> {
         boxes::intersects(a, pa, b, pb)
     }
+    #[inline(always)]
+    fn circle_triangle(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Triangle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        triangles::intersects(a, pa, b, pb)
+    }
 }
 
 impl<T: Real> WorldFrame<T> for ContactQuery {
@@ -854,6 +877,16 @@ impl<T: Real> WorldFrame<T> for ContactQuery {
         (): (),
     ) -> Option<Option<Contact<T>>> {
         boxes::contact(a, pa, b, pb)
+    }
+    #[inline(always)]
+    fn circle_triangle(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Triangle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        triangles::contact(a, pa, b, pb)
     }
 }
 
@@ -878,6 +911,16 @@ impl<T: Real> WorldFrame<T> for ClosestPointsQuery {
     ) -> Option<ClosestPoints<T>> {
         boxes::closest_points(a, pa, b, pb, max_distance)
     }
+    #[inline(always)]
+    fn circle_triangle(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Triangle<T>,
+        pb: &Isometry2<T>,
+        max_distance: T,
+    ) -> Option<Self::Answer> {
+        triangles::closest_points(a, pa, b, pb, max_distance)
+    }
 }
 
 impl<T: Real> WorldFrame<T> for DistanceQuery {
@@ -901,12 +944,23 @@ impl<T: Real> WorldFrame<T> for DistanceQuery {
     ) -> Option<T> {
         boxes::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
     }
+    #[inline(always)]
+    fn circle_triangle(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Triangle<T>,
+        pb: &Isometry2<T>,
+        (): (),
+    ) -> Option<Self::Answer> {
+        triangles::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
+    }
 }
 
 /// A circle and a box cast through the general arm (its separating-axis
 /// sweep is already in closed form in the box's terms).
 impl<T: Real> WorldFrame<T> for ShapeCastQuery {
     const CIRCLE_BOX: bool = false;
+    const CIRCLE_TRIANGLE: bool = false;
     #[inline(always)]
     fn circles(
         a: &Circle<T>,
@@ -940,10 +994,21 @@ impl<T: Real> WorldFrame<T> for ManifoldQuery {
     ) -> Option<Option<Manifold<T>>> {
         boxes::manifold(a, pa, b, pb, prediction)
     }
+    #[inline(always)]
+    fn circle_triangle(
+        a: &Circle<T>,
+        pa: &Isometry2<T>,
+        b: &Triangle<T>,
+        pb: &Isometry2<T>,
+        prediction: T,
+    ) -> Option<Self::Answer> {
+        triangles::manifold(a, pa, b, pb, prediction)
+    }
 }
 
 /// Whether [`world_frame`] serves the shape types `A` and `B` (kernel
-/// order): a circle and a circle, an oriented box or an axis-aligned box. A
+/// order): a circle and a circle, an oriented box, an axis-aligned box or
+/// a triangle. A
 /// constant once the types are known.
 #[inline(always)]
 fn world_pair<T: Real, Q: WorldFrame<T>, A: Any, B: Any>() -> bool {
@@ -952,7 +1017,8 @@ fn world_pair<T: Real, Q: WorldFrame<T>, A: Any, B: Any>() -> bool {
         && (TypeId::of::<B>() == TypeId::of::<Circle<T>>()
             || (Q::CIRCLE_BOX
                 && (TypeId::of::<B>() == TypeId::of::<Obb<T>>()
-                    || TypeId::of::<B>() == TypeId::of::<Aabb<T>>())))
+                    || TypeId::of::<B>() == TypeId::of::<Aabb<T>>()))
+            || (Q::CIRCLE_TRIANGLE && TypeId::of::<B>() == TypeId::of::<Triangle<T>>()))
 }
 
 /// The world-frame answer of the pairs [`WorldFrame`] serves, `A` and `B`
@@ -976,6 +1042,8 @@ fn world_frame<T: Real, Q: WorldFrame<T>, A: Any, B: Any>(
         Q::circle_box(circle, pose_a, b, pose_b, args)
     } else if let Some(b) = b.downcast_ref::<Aabb<T>>() {
         Q::circle_box(circle, pose_a, b, pose_b, args)
+    } else if let Some(b) = b.downcast_ref::<Triangle<T>>() {
+        Q::circle_triangle(circle, pose_a, b, pose_b, args)
     } else {
         None
     }
@@ -1104,6 +1172,7 @@ macro_rules! register_block_2d {
 use crate::cast::pairs::*;
 use crate::circle::circle_box_world::{self as boxes, PlacedBox};
 use crate::circle::circle_circle_world as circles;
+use crate::circle::circle_triangle_world as triangles;
 use crate::circle::*;
 use crate::ellipse::*;
 use crate::manifold::pairs::*;

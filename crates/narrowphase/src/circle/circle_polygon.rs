@@ -98,7 +98,13 @@ use crate::{ClosestPoints, Contact};
 /// Seed 001's test, generic over the polygon's core view.
 #[inline]
 fn circle_core_polygon<T: Real, P: Polygonal<T>>(r: T, p: &P, b_in_a: &Isometry2<T>) -> bool {
-    let c = b_in_a.inverse_transform_point(&Point2::origin());
+    circle_core_polygon_at(r, p, &b_in_a.inverse_transform_point(&Point2::origin()))
+}
+
+/// Seed 001's test for the circle's centre at `c` (the polygon's frame).
+#[inline]
+pub(crate) fn circle_core_polygon_at<T: Real, P: Polygonal<T>>(r: T, p: &P, c: &Point2<T>) -> bool {
+    let c = *c;
     scaled_test(r, &c, p, T::one()).unwrap_or_else(|| {
         // A product overflowed (lengths beyond the fourth root of MAX: about
         // 4e9 in f32). Every comparison is homogeneous in the lengths, so
@@ -202,10 +208,10 @@ pub fn circle_triangle_contact<T: Real>(
 /// The point of a convex core nearest the circle's centre `c` (B's frame),
 /// outside it: the unit direction from `c` towards it and the distance.
 #[derive(Clone, Copy)]
-struct Nearest<T: Real> {
-    q: Point2<T>,
-    direction: Vector2<T>,
-    distance: T,
+pub(crate) struct Nearest<T: Real> {
+    pub(crate) q: Point2<T>,
+    pub(crate) direction: Vector2<T>,
+    pub(crate) distance: T,
 }
 
 impl<T: Real> Nearest<T> {
@@ -252,7 +258,7 @@ impl<T: Real> Nearest<T> {
 /// every edge's clamped foot (Ericson §5.1.2), the nearest: for shapes the
 /// boolean test found apart where the descent of [`nearest_from_face`] did
 /// not apply (the centre within rounding of a face's line).
-fn nearest_by_scan<T: Real, P: Polygonal<T>>(p: &P, c: &Point2<T>) -> Nearest<T> {
+pub(crate) fn nearest_by_scan<T: Real, P: Polygonal<T>>(p: &P, c: &Point2<T>) -> Nearest<T> {
     let n = p.core_vertex_count();
     // (nearest point, squared distance, the edge when strictly inside it)
     let mut best = (p.core_vertex(0), T::infinity(), None);
@@ -328,7 +334,7 @@ fn nearest_from_face<T: Real, P: Polygonal<T>>(
 /// What steps 3–5 of the module notes decide for a circle of radius `r`
 /// centred at `c` (B's frame) and a small convex core with outward unit edge
 /// normals: `Intersecting` exactly when [`circle_core_polygon`] is `true`.
-enum Decided<T: Real> {
+pub(crate) enum Decided<T: Real> {
     /// The shapes meet. `face` is the face the centre is farthest beyond
     /// and that height (`≤ 0`: the centre is inside); `nearest`, when the
     /// centre is outside, the core's point nearest it if already found.
@@ -342,11 +348,10 @@ enum Decided<T: Real> {
 
 /// Steps 3–5 of the module notes (see [`Decided`]).
 #[inline]
-fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
+pub(crate) fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
     r: T,
     p: &P,
     c: &Point2<T>,
-    b_in_a: &Isometry2<T>,
 ) -> Decided<T> {
     let n = p.core_vertex_count();
     // The face the centre is farthest beyond.
@@ -386,7 +391,7 @@ fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
     }
     // Within rounding of touching, or sizes near the ends of the float
     // range: the boolean test decides.
-    if circle_core_polygon(r, p, b_in_a) {
+    if circle_core_polygon_at(r, p, c) {
         return Decided::Intersecting { face, nearest };
     }
     Decided::Apart(nearest.unwrap_or_else(|| nearest_by_scan(p, c)))
@@ -404,7 +409,7 @@ fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
 ) -> ClosestPoints<T> {
     // The centre in B's frame, as the boolean test computes it.
     let c = b_in_a.inverse_transform_point(&Point2::origin());
-    match circle_small_polygon_decide(r, p, &c, b_in_a) {
+    match circle_small_polygon_decide(r, p, &c) {
         Decided::Intersecting { .. } => ClosestPoints::Intersecting,
         Decided::Apart(near) => near.answer(r, b_in_a, max_distance),
     }
@@ -420,8 +425,7 @@ fn circle_small_polygon_contact<T: Real, P: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> Option<Contact<T>> {
     let c = b_in_a.inverse_transform_point(&Point2::origin());
-    let Decided::Intersecting { face, nearest } = circle_small_polygon_decide(r, p, &c, b_in_a)
-    else {
+    let Decided::Intersecting { face, nearest } = circle_small_polygon_decide(r, p, &c) else {
         return None;
     };
     let (i, side) = face;

@@ -9,6 +9,7 @@ mod circle_circle;
 pub(crate) mod circle_circle_world;
 mod circle_polygon;
 mod circle_segment;
+pub(crate) mod circle_triangle_world;
 
 pub use circle_box::{
     circle_aabb, circle_aabb_closest_points, circle_aabb_contact, circle_obb,

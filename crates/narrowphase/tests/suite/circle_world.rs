@@ -452,3 +452,120 @@ proptest! {
         circle_box_agrees::<f64>(i, aligned)?;
     }
 }
+
+/// A circle and a triangle are answered from the world poses as well
+/// (`circle/circle_triangle_world.rs`): the reversed order is the flipped
+/// answer bit for bit; every answer is the relative-frame kernel's
+/// (`circle_triangle_*`, the path the table took before) mapped to the world
+/// within the tolerance; intersects, contact, closest points, distance and
+/// the manifold agree on touching, bit for bit where they share numbers
+/// (the manifold's normal and deepest separation are the contact's or the
+/// closest points', the distance the closest points').
+fn circle_triangle_agrees<T: Real>((r, pa, h, pb, _, _): Input) -> Result<(), TestCaseError> {
+    use narrowphase::circle::{circle_triangle_closest_points, circle_triangle_contact};
+    let a = Circle::<T>::new(T::lit(r)).unwrap();
+    let pt = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+    let t = Triangle::new(pt(-h, -0.4), pt(h, -0.3), pt(0.1 * h, 0.8 * h + 0.2)).unwrap();
+    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
+    let m = pa.inv_mul(&pb);
+    let scale =
+        (pa.translation.vector.amax() + pb.translation.vector.amax() + T::lit(8.0)).as_f64();
+    let tol = 64.0 * T::epsilon().as_f64() * scale;
+
+    let touching = intersects(&a, &pa, &t, &pb).unwrap();
+    prop_assert_eq!(touching, intersects(&t, &pb, &a, &pa).unwrap());
+    let (ab, ba) = (
+        contact(&a, &pa, &t, &pb).unwrap(),
+        contact(&t, &pb, &a, &pa).unwrap(),
+    );
+    prop_assert_eq!(touching, ab.is_some());
+    let reference = circle_triangle_contact(&a, &t, &m);
+    prop_assert_eq!(ab.is_some(), reference.is_some());
+    if let (Some(x), Some(y), Some(k)) = (ab, ba, reference) {
+        prop_assert_eq!(vec_bits(&x.normal), neg_bits(&y.normal));
+        prop_assert_eq!(point_bits(&x.point_a), point_bits(&y.point_b));
+        prop_assert_eq!(point_bits(&x.point_b), point_bits(&y.point_a));
+        prop_assert_eq!(bits(x.depth), bits(y.depth));
+        prop_assert!((x.depth - k.depth).as_f64().abs() <= tol);
+        prop_assert!(
+            (x.normal.into_inner() - pa.rotation * k.normal.into_inner())
+                .norm()
+                .as_f64()
+                <= tol
+        );
+        prop_assert!((x.point_a - pa * k.point_a).norm().as_f64() <= tol);
+        prop_assert!((x.point_b - pa * k.point_b).norm().as_f64() <= tol);
+    }
+    let cp = closest_points(&a, &pa, &t, &pb, T::infinity()).unwrap();
+    prop_assert_eq!(touching, cp == ClosestPoints::Intersecting);
+    let d = distance(&a, &pa, &t, &pb).unwrap();
+    prop_assert_eq!(bits(d), bits(distance(&t, &pb, &a, &pa).unwrap()));
+    match (
+        cp,
+        circle_triangle_closest_points(&a, &t, &m, T::infinity()),
+    ) {
+        (
+            ClosestPoints::WithinMargin {
+                point_a,
+                point_b,
+                distance: e,
+                ..
+            },
+            ClosestPoints::WithinMargin {
+                point_a: qa,
+                point_b: qb,
+                distance: f,
+                ..
+            },
+        ) => {
+            prop_assert_eq!(bits(d), bits(e));
+            prop_assert!((e - f).as_f64().abs() <= tol);
+            prop_assert!((point_a - pa * qa).norm().as_f64() <= tol);
+            prop_assert!((point_b - pa * qb).norm().as_f64() <= tol);
+        }
+        (x, y) => {
+            prop_assert_eq!(x, y);
+            prop_assert_eq!(d, T::zero());
+        }
+    }
+    let prediction = T::lit(2.0);
+    let (mab, mba) = (
+        contact_manifold(&a, &pa, &t, &pb, prediction).unwrap(),
+        contact_manifold(&t, &pb, &a, &pa, prediction).unwrap(),
+    );
+    prop_assert_eq!(mab, mba.map(|m| m.flipped()));
+    if let Some(x) = mab {
+        let p = x.points()[0];
+        match (ab, cp) {
+            (Some(k), _) => {
+                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&k.normal));
+                prop_assert_eq!(bits(p.separation), bits(-k.depth));
+            }
+            (
+                None,
+                ClosestPoints::WithinMargin {
+                    normal, distance, ..
+                },
+            ) => {
+                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&normal));
+                prop_assert_eq!(bits(p.separation), bits(distance));
+            }
+            _ => prop_assert!(false, "a manifold with neither contact nor closest points"),
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
+
+    #[test]
+    fn circle_triangle_agrees_f32(i in input()) {
+        circle_triangle_agrees::<f32>(i)?;
+    }
+
+    #[test]
+    fn circle_triangle_agrees_f64(i in input()) {
+        circle_triangle_agrees::<f64>(i)?;
+    }
+}

@@ -1,0 +1,208 @@
+//! Circle against triangle from the world poses: the circle's centre goes
+//! straight into the triangle's frame, the steps of
+//! [`circle_polygon`](super::circle_polygon) for a small core run there (the
+//! same functions: `circle_small_polygon_decide`, `nearest_by_scan`, seed
+//! 001's test), and the answer comes back with the triangle's pose only.
+//!
+//! **Why.** Through the table a circle is the pair's first shape, so the
+//! kernels work in the circle's frame: the relative pose `A⁻¹B` (a rotation
+//! composed and a translation turned), then the centre taken back into the
+//! triangle's frame by that pose, and the answer turned into the world by
+//! the circle's rotation, which a circle does not have. Here the centre's
+//! offset `c_A − t_B` is turned once into the triangle's frame and the
+//! answer's normal and point once out of it: about a third of the query in
+//! the table's general path (the same change as `circle_box_world.rs`).
+//!
+//! **One set of numbers for every query.** The boolean test, the contact,
+//! the closest points, the distance and the manifold of this pair all come
+//! from here, from the same centre `c`: touching is decided by the same
+//! numbers whichever query asks (the closest points are `Intersecting`
+//! exactly when the boolean is `true`, the contact `Some` exactly then). The
+//! shape cast keeps the general path (its sweep works in the circle's
+//! frame and never asks these functions).
+//!
+//! **Symmetry.** The two kinds differ, so the order is the kinds' (circle
+//! first) and the reversed call is the flipped answer, as for every pair of
+//! two kinds: nothing here depends on the order.
+//!
+//! **Where it hands over** (`None`, the table's general path answers): a
+//! pose number beyond `√MAX / 4` in magnitude, NaN or infinite (the typed
+//! error comes from there).
+
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use shape::{Circle, Real, Triangle};
+
+use super::circle_circle_world::offset;
+use super::circle_polygon::{
+    Decided, Nearest, circle_core_polygon_at, circle_small_polygon_decide, nearest_by_scan,
+};
+use crate::manifold::polygonal::touching_feature;
+use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
+use crate::polygonal::Polygonal;
+use crate::{ClosestPoints, Contact};
+
+/// The circle's centre in the triangle's frame; `None` out of range.
+#[inline(always)]
+fn centre_in<T: Real>(pose_a: &Isometry2<T>, pose_b: &Isometry2<T>) -> Option<Point2<T>> {
+    // `offset` is `t_B − t_A`: its negation is exact.
+    Some(Point2::from(
+        pose_b
+            .rotation
+            .inverse_transform_vector(&-offset(pose_a, pose_b)?),
+    ))
+}
+
+/// Whether the disk and the triangle intersect (closed).
+#[inline(always)]
+pub(crate) fn intersects<T: Real>(
+    a: &Circle<T>,
+    pose_a: &Isometry2<T>,
+    b: &Triangle<T>,
+    pose_b: &Isometry2<T>,
+) -> Option<bool> {
+    let c = centre_in(pose_a, pose_b)?;
+    Some(circle_core_polygon_at(a.radius(), b, &c))
+}
+
+/// The contact in the world of a circle of radius `r` centred at `c` (the
+/// triangle's frame) that the decision found intersecting, with its normal
+/// in the triangle's frame.
+#[inline(always)]
+fn placed_contact<T: Real>(
+    r: T,
+    pose_a: &Isometry2<T>,
+    b: &Triangle<T>,
+    pose_b: &Isometry2<T>,
+    c: &Point2<T>,
+    (face, nearest): ((usize, T), Option<Nearest<T>>),
+) -> (Contact<T>, Vector2<T>) {
+    let centre = pose_a.translation.vector;
+    let (i, side) = face;
+    let (local, depth, point_b) = if side <= T::zero() {
+        // The centre inside: out through face `i` (normal A to B is the
+        // face's inward normal), as deep as the centre is below it plus r.
+        (-b.core_axis(i), r - side, b.core_vertex(i))
+    } else {
+        // The centre outside, within r of the core: along the direction to
+        // the nearest point, `r − distance` deep (zero when the boolean test
+        // found a touch that rounding puts a hair beyond r).
+        let near = nearest.unwrap_or_else(|| nearest_by_scan(b, c));
+        let depth = r - near.distance;
+        (
+            near.direction,
+            if depth > T::zero() { depth } else { T::zero() },
+            near.q,
+        )
+    };
+    let n = pose_b.rotation * local;
+    let contact = Contact {
+        normal: Unit::new_unchecked(n),
+        depth,
+        point_a: Point2::from(centre + n * r),
+        point_b: pose_b * point_b,
+    };
+    (contact, local)
+}
+
+/// The closest points in the world of a circle of radius `r` apart from
+/// the triangle, `near` being the triangle's point nearest its centre.
+#[inline(always)]
+fn placed_apart<T: Real>(
+    r: T,
+    pose_a: &Isometry2<T>,
+    pose_b: &Isometry2<T>,
+    near: &Nearest<T>,
+    max_distance: T,
+) -> ClosestPoints<T> {
+    let n = pose_b.rotation * near.direction;
+    ClosestPoints::apart(
+        Point2::from(pose_a.translation.vector + n * r),
+        pose_b * near.q,
+        Unit::new_unchecked(n),
+        near.distance - r,
+        max_distance,
+    )
+}
+
+/// The contact in the world frame.
+#[inline(always)]
+pub(crate) fn contact<T: Real>(
+    a: &Circle<T>,
+    pose_a: &Isometry2<T>,
+    b: &Triangle<T>,
+    pose_b: &Isometry2<T>,
+) -> Option<Option<Contact<T>>> {
+    let c = centre_in(pose_a, pose_b)?;
+    let r = a.radius();
+    Some(match circle_small_polygon_decide(r, b, &c) {
+        Decided::Intersecting { face, nearest } => {
+            Some(placed_contact(r, pose_a, b, pose_b, &c, (face, nearest)).0)
+        }
+        Decided::Apart(_) => None,
+    })
+}
+
+/// The closest points in the world frame within `max_distance`:
+/// `Intersecting` exactly when [`intersects`] says so.
+#[inline(always)]
+pub(crate) fn closest_points<T: Real>(
+    a: &Circle<T>,
+    pose_a: &Isometry2<T>,
+    b: &Triangle<T>,
+    pose_b: &Isometry2<T>,
+    max_distance: T,
+) -> Option<ClosestPoints<T>> {
+    let c = centre_in(pose_a, pose_b)?;
+    let r = a.radius();
+    Some(match circle_small_polygon_decide(r, b, &c) {
+        Decided::Intersecting { .. } => ClosestPoints::Intersecting,
+        Decided::Apart(near) => placed_apart(r, pose_a, pose_b, &near, max_distance),
+    })
+}
+
+/// The manifold in the world frame within `prediction`: one point, the
+/// contact's or (apart, with a positive prediction) the closest points',
+/// with the features `manifold::point_core` gives (vertex 0 of the circle,
+/// the triangle's feature touching along the normal, found from the
+/// normal in the triangle's frame).
+#[inline(always)]
+pub(crate) fn manifold<T: Real>(
+    a: &Circle<T>,
+    pose_a: &Isometry2<T>,
+    b: &Triangle<T>,
+    pose_b: &Isometry2<T>,
+    prediction: T,
+) -> Option<Option<Manifold<T>>> {
+    let c = centre_in(pose_a, pose_b)?;
+    let r = a.radius();
+    let one = |local: Vector2<T>, normal, point_a, point_b, separation| {
+        Manifold::new(
+            normal,
+            ManifoldPoint {
+                point_a,
+                point_b,
+                separation,
+                id: FeatureId {
+                    a: Feature::Vertex(0),
+                    b: touching_feature(b, &-local),
+                },
+            },
+        )
+    };
+    Some(match circle_small_polygon_decide(r, b, &c) {
+        Decided::Intersecting { face, nearest } => {
+            let (k, local) = placed_contact(r, pose_a, b, pose_b, &c, (face, nearest));
+            Some(one(local, k.normal, k.point_a, k.point_b, -k.depth))
+        }
+        Decided::Apart(_) if prediction <= T::zero() => None,
+        Decided::Apart(near) => match placed_apart(r, pose_a, pose_b, &near, prediction) {
+            ClosestPoints::WithinMargin {
+                point_a,
+                point_b,
+                normal,
+                distance,
+            } => Some(one(near.direction, normal, point_a, point_b, distance)),
+            ClosestPoints::Intersecting | ClosestPoints::Farther => None,
+        },
+    })
+}
