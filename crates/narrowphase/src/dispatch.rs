@@ -12,7 +12,7 @@
 use core::any::Any;
 
 use nalgebra::{Isometry2, Translation2, UnitComplex};
-use shape::{Aabb, Circle, Obb, Real, Shape, ShapeKind, ShapeRef, Triangle};
+use shape::{Aabb, Circle, ConvexPolygon, Obb, Real, Shape, ShapeKind, ShapeRef, Triangle};
 
 use crate::cast::{ShapeCastArgs, ShapeCastHit};
 use crate::manifold::{Feature, FeatureId, Manifold};
@@ -783,15 +783,16 @@ fn fallback_closest_points<T: Real>(
 /// [`PairQuery::world`], which the register block's arms ask first when the
 /// pair's types are served, `world_pair`): two circles
 /// (`circle/circle_circle_world.rs`), a circle and a box
-/// (`circle/circle_box_world.rs`), a circle and a triangle
-/// (`circle/circle_triangle_world.rs`). Each method answers `None` to hand the
+/// (`circle/circle_box_world.rs`), a circle and a triangle or a convex
+/// polygon of at most `SCAN_UP_TO` vertices
+/// (`circle/circle_polygon_world.rs`). Each method answers `None` to hand the
 /// pair over to the general way (out-of-range or bad poses, the documented
 /// degenerate cases); a query without a world-frame form keeps the default.
 trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
     /// Whether [`circle_box`](Self::circle_box) has a world-frame form.
     const CIRCLE_BOX: bool = true;
-    /// Whether [`circle_triangle`](Self::circle_triangle) has one.
-    const CIRCLE_TRIANGLE: bool = true;
+    /// Whether [`circle_polygon`](Self::circle_polygon) has one.
+    const CIRCLE_POLYGON: bool = true;
     /// Two circles.
     fn circles(
         _: &Circle<T>,
@@ -812,11 +813,11 @@ trait WorldFrame<T: Real>: PairQuery<T, Dim2> {
     ) -> Option<Self::Answer> {
         None
     }
-    /// A circle and a triangle, the circle first.
-    fn circle_triangle(
+    /// A circle and a triangle or a small convex polygon, the circle first.
+    fn circle_polygon<P: SmallPolygon<T>>(
         _: &Circle<T>,
         _: &Isometry2<T>,
-        _: &Triangle<T>,
+        _: &P,
         _: &Isometry2<T>,
         _: Self::Args,
     ) -> Option<Self::Answer> {
@@ -846,14 +847,14 @@ impl<T: Real> WorldFrame<T> for IntersectsQuery {
         boxes::intersects(a, pa, b, pb)
     }
     #[inline(always)]
-    fn circle_triangle(
+    fn circle_polygon<P: SmallPolygon<T>>(
         a: &Circle<T>,
         pa: &Isometry2<T>,
-        b: &Triangle<T>,
+        b: &P,
         pb: &Isometry2<T>,
         (): (),
     ) -> Option<Self::Answer> {
-        triangles::intersects(a, pa, b, pb)
+        polygons::intersects(a, pa, b, pb)
     }
 }
 
@@ -879,14 +880,14 @@ impl<T: Real> WorldFrame<T> for ContactQuery {
         boxes::contact(a, pa, b, pb)
     }
     #[inline(always)]
-    fn circle_triangle(
+    fn circle_polygon<P: SmallPolygon<T>>(
         a: &Circle<T>,
         pa: &Isometry2<T>,
-        b: &Triangle<T>,
+        b: &P,
         pb: &Isometry2<T>,
         (): (),
     ) -> Option<Self::Answer> {
-        triangles::contact(a, pa, b, pb)
+        polygons::contact(a, pa, b, pb)
     }
 }
 
@@ -912,14 +913,14 @@ impl<T: Real> WorldFrame<T> for ClosestPointsQuery {
         boxes::closest_points(a, pa, b, pb, max_distance)
     }
     #[inline(always)]
-    fn circle_triangle(
+    fn circle_polygon<P: SmallPolygon<T>>(
         a: &Circle<T>,
         pa: &Isometry2<T>,
-        b: &Triangle<T>,
+        b: &P,
         pb: &Isometry2<T>,
         max_distance: T,
     ) -> Option<Self::Answer> {
-        triangles::closest_points(a, pa, b, pb, max_distance)
+        polygons::closest_points(a, pa, b, pb, max_distance)
     }
 }
 
@@ -945,14 +946,14 @@ impl<T: Real> WorldFrame<T> for DistanceQuery {
         boxes::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
     }
     #[inline(always)]
-    fn circle_triangle(
+    fn circle_polygon<P: SmallPolygon<T>>(
         a: &Circle<T>,
         pa: &Isometry2<T>,
-        b: &Triangle<T>,
+        b: &P,
         pb: &Isometry2<T>,
         (): (),
     ) -> Option<Self::Answer> {
-        triangles::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
+        polygons::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
     }
 }
 
@@ -960,7 +961,7 @@ impl<T: Real> WorldFrame<T> for DistanceQuery {
 /// sweep is already in closed form in the box's terms).
 impl<T: Real> WorldFrame<T> for ShapeCastQuery {
     const CIRCLE_BOX: bool = false;
-    const CIRCLE_TRIANGLE: bool = false;
+    const CIRCLE_POLYGON: bool = false;
     #[inline(always)]
     fn circles(
         a: &Circle<T>,
@@ -995,20 +996,20 @@ impl<T: Real> WorldFrame<T> for ManifoldQuery {
         boxes::manifold(a, pa, b, pb, prediction)
     }
     #[inline(always)]
-    fn circle_triangle(
+    fn circle_polygon<P: SmallPolygon<T>>(
         a: &Circle<T>,
         pa: &Isometry2<T>,
-        b: &Triangle<T>,
+        b: &P,
         pb: &Isometry2<T>,
         prediction: T,
     ) -> Option<Self::Answer> {
-        triangles::manifold(a, pa, b, pb, prediction)
+        polygons::manifold(a, pa, b, pb, prediction)
     }
 }
 
 /// Whether [`world_frame`] serves the shape types `A` and `B` (kernel
-/// order): a circle and a circle, an oriented box, an axis-aligned box or
-/// a triangle. A
+/// order): a circle and a circle, an oriented box, an axis-aligned box, a
+/// triangle or a convex polygon (a big polygon is handed over). A
 /// constant once the types are known.
 #[inline(always)]
 fn world_pair<T: Real, Q: WorldFrame<T>, A: Any, B: Any>() -> bool {
@@ -1018,7 +1019,9 @@ fn world_pair<T: Real, Q: WorldFrame<T>, A: Any, B: Any>() -> bool {
             || (Q::CIRCLE_BOX
                 && (TypeId::of::<B>() == TypeId::of::<Obb<T>>()
                     || TypeId::of::<B>() == TypeId::of::<Aabb<T>>()))
-            || (Q::CIRCLE_TRIANGLE && TypeId::of::<B>() == TypeId::of::<Triangle<T>>()))
+            || (Q::CIRCLE_POLYGON
+                && (TypeId::of::<B>() == TypeId::of::<Triangle<T>>()
+                    || TypeId::of::<B>() == TypeId::of::<ConvexPolygon<T>>())))
 }
 
 /// The world-frame answer of the pairs [`WorldFrame`] serves, `A` and `B`
@@ -1043,7 +1046,9 @@ fn world_frame<T: Real, Q: WorldFrame<T>, A: Any, B: Any>(
     } else if let Some(b) = b.downcast_ref::<Aabb<T>>() {
         Q::circle_box(circle, pose_a, b, pose_b, args)
     } else if let Some(b) = b.downcast_ref::<Triangle<T>>() {
-        Q::circle_triangle(circle, pose_a, b, pose_b, args)
+        Q::circle_polygon(circle, pose_a, b, pose_b, args)
+    } else if let Some(b) = b.downcast_ref::<ConvexPolygon<T>>() {
+        Q::circle_polygon(circle, pose_a, b, pose_b, args)
     } else {
         None
     }
@@ -1172,7 +1177,7 @@ macro_rules! register_block_2d {
 use crate::cast::pairs::*;
 use crate::circle::circle_box_world::{self as boxes, PlacedBox};
 use crate::circle::circle_circle_world as circles;
-use crate::circle::circle_triangle_world as triangles;
+use crate::circle::circle_polygon_world::{self as polygons, SmallPolygon};
 use crate::circle::*;
 use crate::ellipse::*;
 use crate::manifold::pairs::*;

@@ -291,6 +291,7 @@ pub(crate) fn nearest_by_scan<T: Real, P: Polygonal<T>>(p: &P, c: &Point2<T>) ->
 /// (B's frame), outside it beyond face `i`: the descent along the boundary
 /// of `descent.rs` for a point (step 4 of the module notes). `None` when it
 /// has not settled in `n` steps (rounding).
+#[inline]
 fn nearest_from_face<T: Real, P: Polygonal<T>>(
     p: &P,
     c: &Point2<T>,
@@ -347,7 +348,7 @@ pub(crate) enum Decided<T: Real> {
 }
 
 /// Steps 3–5 of the module notes (see [`Decided`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
     r: T,
     p: &P,

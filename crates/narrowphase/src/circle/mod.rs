@@ -8,8 +8,8 @@ pub(crate) mod circle_box_world;
 mod circle_circle;
 pub(crate) mod circle_circle_world;
 mod circle_polygon;
+pub(crate) mod circle_polygon_world;
 mod circle_segment;
-pub(crate) mod circle_triangle_world;
 
 pub use circle_box::{
     circle_aabb, circle_aabb_closest_points, circle_aabb_contact, circle_obb,

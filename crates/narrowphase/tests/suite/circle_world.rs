@@ -453,33 +453,37 @@ proptest! {
     }
 }
 
-/// A circle and a triangle are answered from the world poses as well
-/// (`circle/circle_triangle_world.rs`): the reversed order is the flipped
-/// answer bit for bit; every answer is the relative-frame kernel's
-/// (`circle_triangle_*`, the path the table took before) mapped to the world
-/// within the tolerance; intersects, contact, closest points, distance and
-/// the manifold agree on touching, bit for bit where they share numbers
-/// (the manifold's normal and deepest separation are the contact's or the
-/// closest points', the distance the closest points').
-fn circle_triangle_agrees<T: Real>((r, pa, h, pb, _, _): Input) -> Result<(), TestCaseError> {
-    use narrowphase::circle::{circle_triangle_closest_points, circle_triangle_contact};
+/// A circle and a triangle or a convex polygon are answered from the world
+/// poses as well (`circle/circle_polygon_world.rs`; a polygon of more than
+/// 16 vertices is handed back to the general path): the reversed order is
+/// the flipped answer bit for bit; every answer is the relative-frame
+/// kernel's (`circle_triangle_*`, `circle_polygon_*`, the path the table
+/// took before) mapped to the world within the tolerance; intersects,
+/// contact, closest points, distance and the manifold agree on touching, bit
+/// for bit where they share numbers (the manifold's normal and deepest
+/// separation are the contact's or the closest points', the distance the
+/// closest points').
+fn circle_polygon_agrees<T: Real, S: Shape<T>>(
+    (r, pa, pb): (f64, [f64; 3], [f64; 3]),
+    b: &S,
+    reference_contact: impl Fn(&Circle<T>, &Isometry2<T>) -> Option<narrowphase::Contact<T>>,
+    reference_closest: impl Fn(&Circle<T>, &Isometry2<T>) -> ClosestPoints<T>,
+) -> Result<(), TestCaseError> {
     let a = Circle::<T>::new(T::lit(r)).unwrap();
-    let pt = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
-    let t = Triangle::new(pt(-h, -0.4), pt(h, -0.3), pt(0.1 * h, 0.8 * h + 0.2)).unwrap();
     let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
     let m = pa.inv_mul(&pb);
     let scale =
         (pa.translation.vector.amax() + pb.translation.vector.amax() + T::lit(8.0)).as_f64();
     let tol = 64.0 * T::epsilon().as_f64() * scale;
 
-    let touching = intersects(&a, &pa, &t, &pb).unwrap();
-    prop_assert_eq!(touching, intersects(&t, &pb, &a, &pa).unwrap());
+    let touching = intersects(&a, &pa, b, &pb).unwrap();
+    prop_assert_eq!(touching, intersects(b, &pb, &a, &pa).unwrap());
     let (ab, ba) = (
-        contact(&a, &pa, &t, &pb).unwrap(),
-        contact(&t, &pb, &a, &pa).unwrap(),
+        contact(&a, &pa, b, &pb).unwrap(),
+        contact(b, &pb, &a, &pa).unwrap(),
     );
     prop_assert_eq!(touching, ab.is_some());
-    let reference = circle_triangle_contact(&a, &t, &m);
+    let reference = reference_contact(&a, &m);
     prop_assert_eq!(ab.is_some(), reference.is_some());
     if let (Some(x), Some(y), Some(k)) = (ab, ba, reference) {
         prop_assert_eq!(vec_bits(&x.normal), neg_bits(&y.normal));
@@ -496,14 +500,11 @@ fn circle_triangle_agrees<T: Real>((r, pa, h, pb, _, _): Input) -> Result<(), Te
         prop_assert!((x.point_a - pa * k.point_a).norm().as_f64() <= tol);
         prop_assert!((x.point_b - pa * k.point_b).norm().as_f64() <= tol);
     }
-    let cp = closest_points(&a, &pa, &t, &pb, T::infinity()).unwrap();
+    let cp = closest_points(&a, &pa, b, &pb, T::infinity()).unwrap();
     prop_assert_eq!(touching, cp == ClosestPoints::Intersecting);
-    let d = distance(&a, &pa, &t, &pb).unwrap();
-    prop_assert_eq!(bits(d), bits(distance(&t, &pb, &a, &pa).unwrap()));
-    match (
-        cp,
-        circle_triangle_closest_points(&a, &t, &m, T::infinity()),
-    ) {
+    let d = distance(&a, &pa, b, &pb).unwrap();
+    prop_assert_eq!(bits(d), bits(distance(b, &pb, &a, &pa).unwrap()));
+    match (cp, reference_closest(&a, &m)) {
         (
             ClosestPoints::WithinMargin {
                 point_a,
@@ -530,8 +531,8 @@ fn circle_triangle_agrees<T: Real>((r, pa, h, pb, _, _): Input) -> Result<(), Te
     }
     let prediction = T::lit(2.0);
     let (mab, mba) = (
-        contact_manifold(&a, &pa, &t, &pb, prediction).unwrap(),
-        contact_manifold(&t, &pb, &a, &pa, prediction).unwrap(),
+        contact_manifold(&a, &pa, b, &pb, prediction).unwrap(),
+        contact_manifold(b, &pb, &a, &pa, prediction).unwrap(),
     );
     prop_assert_eq!(mab, mba.map(|m| m.flipped()));
     if let Some(x) = mab {
@@ -556,16 +557,50 @@ fn circle_triangle_agrees<T: Real>((r, pa, h, pb, _, _): Input) -> Result<(), Te
     Ok(())
 }
 
+/// [`circle_polygon_agrees`] for a triangle of size `h` and for regular
+/// polygons of `n` vertices and radius `h` (small ones through the world
+/// path, big ones handed over).
+fn circle_polygons_agree<T: Real>(
+    (r, pa, h, pb, _, _): Input,
+    n: usize,
+) -> Result<(), TestCaseError> {
+    use narrowphase::circle::{
+        circle_polygon_closest_points, circle_polygon_contact, circle_triangle_closest_points,
+        circle_triangle_contact,
+    };
+    let pt = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+    let t = Triangle::new(pt(-h, -0.4), pt(h, -0.3), pt(0.1 * h, 0.8 * h + 0.2)).unwrap();
+    circle_polygon_agrees(
+        (r, pa, pb),
+        &t,
+        |a, m| circle_triangle_contact(a, &t, m),
+        |a, m| circle_triangle_closest_points(a, &t, m, T::infinity()),
+    )?;
+    let vertices: Vec<_> = (0..n)
+        .map(|k| {
+            let angle = core::f64::consts::TAU * k as f64 / n as f64 + 0.3;
+            pt(h * angle.cos(), 0.6 * h * angle.sin())
+        })
+        .collect();
+    let polygon = ConvexPolygon::new(&vertices).unwrap();
+    circle_polygon_agrees(
+        (r, pa, pb),
+        &polygon,
+        |a, m| circle_polygon_contact(a, &polygon, m),
+        |a, m| circle_polygon_closest_points(a, &polygon, m, T::infinity()),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
 
     #[test]
-    fn circle_triangle_agrees_f32(i in input()) {
-        circle_triangle_agrees::<f32>(i)?;
+    fn circle_polygon_agrees_f32(i in input(), n in prop_oneof![3usize..=16, 17usize..40]) {
+        circle_polygons_agree::<f32>(i, n)?;
     }
 
     #[test]
-    fn circle_triangle_agrees_f64(i in input()) {
-        circle_triangle_agrees::<f64>(i)?;
+    fn circle_polygon_agrees_f64(i in input(), n in prop_oneof![3usize..=16, 17usize..40]) {
+        circle_polygons_agree::<f64>(i, n)?;
     }
 }

@@ -1,21 +1,22 @@
-//! Circle against triangle from the world poses: the circle's centre goes
-//! straight into the triangle's frame, the steps of
+//! Circle against a triangle or a small convex polygon (at most
+//! `SCAN_UP_TO` vertices) from the world poses: the circle's centre goes
+//! straight into the polygon's frame, the steps of
 //! [`circle_polygon`](super::circle_polygon) for a small core run there (the
 //! same functions: `circle_small_polygon_decide`, `nearest_by_scan`, seed
-//! 001's test), and the answer comes back with the triangle's pose only.
+//! 001's test), and the answer comes back with the polygon's pose only.
 //!
 //! **Why.** Through the table a circle is the pair's first shape, so the
 //! kernels work in the circle's frame: the relative pose `A⁻¹B` (a rotation
 //! composed and a translation turned), then the centre taken back into the
-//! triangle's frame by that pose, and the answer turned into the world by
+//! polygon's frame by that pose, and the answer turned into the world by
 //! the circle's rotation, which a circle does not have. Here the centre's
-//! offset `c_A − t_B` is turned once into the triangle's frame and the
+//! offset `c_A − t_B` is turned once into the polygon's frame and the
 //! answer's normal and point once out of it: about a third of the query in
 //! the table's general path (the same change as `circle_box_world.rs`).
 //!
 //! **One set of numbers for every query.** The boolean test, the contact,
-//! the closest points, the distance and the manifold of this pair all come
-//! from here, from the same centre `c`: touching is decided by the same
+//! the closest points, the distance and the manifold of these pairs all
+//! come from here, from the same centre `c`: touching is decided by the same
 //! numbers whichever query asks (the closest points are `Intersecting`
 //! exactly when the boolean is `true`, the contact `Some` exactly then). The
 //! shape cast keeps the general path (its sweep works in the circle's
@@ -27,10 +28,11 @@
 //!
 //! **Where it hands over** (`None`, the table's general path answers): a
 //! pose number beyond `√MAX / 4` in magnitude, NaN or infinite (the typed
-//! error comes from there).
+//! error comes from there), and a polygon of more than `SCAN_UP_TO`
+//! vertices (the core kernel's one-sided pass, `circle_polygon.rs`).
 
 use nalgebra::{Isometry2, Point2, Unit, Vector2};
-use shape::{Circle, Real, Triangle};
+use shape::{Circle, ConvexPolygon, Real, Triangle};
 
 use super::circle_circle_world::offset;
 use super::circle_polygon::{
@@ -39,11 +41,42 @@ use super::circle_polygon::{
 use crate::manifold::polygonal::touching_feature;
 use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
 use crate::polygonal::Polygonal;
+use crate::sat::linear::SCAN_UP_TO;
 use crate::{ClosestPoints, Contact};
 
-/// The circle's centre in the triangle's frame; `None` out of range.
+/// A convex core these functions answer for: a triangle, or a convex
+/// polygon when it is small.
+pub(crate) trait SmallPolygon<T: Real>: Polygonal<T> {
+    /// Whether the core is small enough for the scans here (a polygon of
+    /// at most `SCAN_UP_TO` vertices).
+    fn is_small(&self) -> bool;
+}
+
+impl<T: Real> SmallPolygon<T> for Triangle<T> {
+    #[inline(always)]
+    fn is_small(&self) -> bool {
+        true
+    }
+}
+
+impl<T: Real> SmallPolygon<T> for ConvexPolygon<T> {
+    #[inline(always)]
+    fn is_small(&self) -> bool {
+        self.len() <= SCAN_UP_TO
+    }
+}
+
+/// The circle's centre in the polygon's frame; `None` out of range or for
+/// a big polygon.
 #[inline(always)]
-fn centre_in<T: Real>(pose_a: &Isometry2<T>, pose_b: &Isometry2<T>) -> Option<Point2<T>> {
+fn centre_in<T: Real, P: SmallPolygon<T>>(
+    b: &P,
+    pose_a: &Isometry2<T>,
+    pose_b: &Isometry2<T>,
+) -> Option<Point2<T>> {
+    if !b.is_small() {
+        return None;
+    }
     // `offset` is `t_B − t_A`: its negation is exact.
     Some(Point2::from(
         pose_b
@@ -52,26 +85,26 @@ fn centre_in<T: Real>(pose_a: &Isometry2<T>, pose_b: &Isometry2<T>) -> Option<Po
     ))
 }
 
-/// Whether the disk and the triangle intersect (closed).
+/// Whether the disk and the polygon intersect (closed).
 #[inline(always)]
-pub(crate) fn intersects<T: Real>(
+pub(crate) fn intersects<T: Real, P: SmallPolygon<T>>(
     a: &Circle<T>,
     pose_a: &Isometry2<T>,
-    b: &Triangle<T>,
+    b: &P,
     pose_b: &Isometry2<T>,
 ) -> Option<bool> {
-    let c = centre_in(pose_a, pose_b)?;
+    let c = centre_in(b, pose_a, pose_b)?;
     Some(circle_core_polygon_at(a.radius(), b, &c))
 }
 
 /// The contact in the world of a circle of radius `r` centred at `c` (the
-/// triangle's frame) that the decision found intersecting, with its normal
-/// in the triangle's frame.
+/// polygon's frame) that the decision found intersecting, with its normal
+/// in the polygon's frame.
 #[inline(always)]
-fn placed_contact<T: Real>(
+fn placed_contact<T: Real, P: SmallPolygon<T>>(
     r: T,
     pose_a: &Isometry2<T>,
-    b: &Triangle<T>,
+    b: &P,
     pose_b: &Isometry2<T>,
     c: &Point2<T>,
     (face, nearest): ((usize, T), Option<Nearest<T>>),
@@ -105,7 +138,7 @@ fn placed_contact<T: Real>(
 }
 
 /// The closest points in the world of a circle of radius `r` apart from
-/// the triangle, `near` being the triangle's point nearest its centre.
+/// the polygon, `near` being the polygon's point nearest its centre.
 #[inline(always)]
 fn placed_apart<T: Real>(
     r: T,
@@ -126,13 +159,13 @@ fn placed_apart<T: Real>(
 
 /// The contact in the world frame.
 #[inline(always)]
-pub(crate) fn contact<T: Real>(
+pub(crate) fn contact<T: Real, P: SmallPolygon<T>>(
     a: &Circle<T>,
     pose_a: &Isometry2<T>,
-    b: &Triangle<T>,
+    b: &P,
     pose_b: &Isometry2<T>,
 ) -> Option<Option<Contact<T>>> {
-    let c = centre_in(pose_a, pose_b)?;
+    let c = centre_in(b, pose_a, pose_b)?;
     let r = a.radius();
     Some(match circle_small_polygon_decide(r, b, &c) {
         Decided::Intersecting { face, nearest } => {
@@ -145,14 +178,14 @@ pub(crate) fn contact<T: Real>(
 /// The closest points in the world frame within `max_distance`:
 /// `Intersecting` exactly when [`intersects`] says so.
 #[inline(always)]
-pub(crate) fn closest_points<T: Real>(
+pub(crate) fn closest_points<T: Real, P: SmallPolygon<T>>(
     a: &Circle<T>,
     pose_a: &Isometry2<T>,
-    b: &Triangle<T>,
+    b: &P,
     pose_b: &Isometry2<T>,
     max_distance: T,
 ) -> Option<ClosestPoints<T>> {
-    let c = centre_in(pose_a, pose_b)?;
+    let c = centre_in(b, pose_a, pose_b)?;
     let r = a.radius();
     Some(match circle_small_polygon_decide(r, b, &c) {
         Decided::Intersecting { .. } => ClosestPoints::Intersecting,
@@ -163,17 +196,17 @@ pub(crate) fn closest_points<T: Real>(
 /// The manifold in the world frame within `prediction`: one point, the
 /// contact's or (apart, with a positive prediction) the closest points',
 /// with the features `manifold::point_core` gives (vertex 0 of the circle,
-/// the triangle's feature touching along the normal, found from the
-/// normal in the triangle's frame).
+/// the polygon's feature touching along the normal, found from the
+/// normal in the polygon's frame).
 #[inline(always)]
-pub(crate) fn manifold<T: Real>(
+pub(crate) fn manifold<T: Real, P: SmallPolygon<T>>(
     a: &Circle<T>,
     pose_a: &Isometry2<T>,
-    b: &Triangle<T>,
+    b: &P,
     pose_b: &Isometry2<T>,
     prediction: T,
 ) -> Option<Option<Manifold<T>>> {
-    let c = centre_in(pose_a, pose_b)?;
+    let c = centre_in(b, pose_a, pose_b)?;
     let r = a.radius();
     let one = |local: Vector2<T>, normal, point_a, point_b, separation| {
         Manifold::new(
