@@ -26,8 +26,9 @@ use shape::{Aabb, Circle, Obb, Real};
 
 use super::circle_box::{BoxTouch, apart_in_box, clamp, touch_in_box};
 use super::circle_circle_world::offset;
+use crate::manifold::Manifold;
+use crate::manifold::point_core::vertex_manifold;
 use crate::manifold::polygonal::touching_feature;
-use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
 use crate::polygonal::Polygonal;
 use crate::{ClosestPoints, Contact};
 
@@ -203,17 +204,12 @@ pub(crate) fn manifold<T: Real, B: PlacedBox<T>>(
     let q = centre_in_box(pose_a, b, pose_b)?;
     let r = a.radius();
     let one = |n_box: Vector2<T>, normal, point_a, point_b, separation| {
-        Manifold::new(
+        vertex_manifold(
             normal,
-            ManifoldPoint {
-                point_a,
-                point_b,
-                separation,
-                id: FeatureId {
-                    a: Feature::Vertex(0),
-                    b: touching_feature(b, &-n_box),
-                },
-            },
+            point_a,
+            point_b,
+            separation,
+            touching_feature(b, &-n_box),
         )
     };
     if let Some(t) = touch_in_box(r, &b.half(), &q) {

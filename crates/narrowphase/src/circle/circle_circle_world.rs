@@ -40,7 +40,8 @@ use shape::{Circle, Real};
 
 use crate::cast::advance::initial_touch;
 use crate::cast::{ShapeCastArgs, ShapeCastHit, ShapeCastStatus};
-use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
+use crate::manifold::point_core::vertex_manifold;
+use crate::manifold::{Feature, Manifold};
 use crate::polygonal::length_and_direction;
 use crate::{ClosestPoints, Contact};
 
@@ -193,20 +194,8 @@ pub(crate) fn manifold<T: Real>(
     pose_b: &Isometry2<T>,
     prediction: T,
 ) -> Option<Option<Manifold<T>>> {
-    let id = FeatureId {
-        a: Feature::Vertex(0),
-        b: Feature::Vertex(0),
-    };
     let point = |normal, point_a, point_b, separation| {
-        Manifold::new(
-            normal,
-            ManifoldPoint {
-                point_a,
-                point_b,
-                separation,
-                id,
-            },
-        )
+        vertex_manifold(normal, point_a, point_b, separation, Feature::Vertex(0))
     };
     if let Some(c) = contact(a, pose_a, b, pose_b)? {
         return Some(Some(point(c.normal, c.point_a, c.point_b, -c.depth)));

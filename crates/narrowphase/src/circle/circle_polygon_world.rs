@@ -38,8 +38,9 @@ use super::circle_circle_world::offset;
 use super::circle_polygon::{
     Decided, Nearest, circle_core_polygon_at, circle_small_polygon_decide, nearest_by_scan,
 };
+use crate::manifold::Manifold;
+use crate::manifold::point_core::vertex_manifold;
 use crate::manifold::polygonal::touching_feature;
-use crate::manifold::{Feature, FeatureId, Manifold, ManifoldPoint};
 use crate::polygonal::Polygonal;
 use crate::sat::linear::SCAN_UP_TO;
 use crate::{ClosestPoints, Contact};
@@ -209,17 +210,12 @@ pub(crate) fn manifold<T: Real, P: SmallPolygon<T>>(
     let c = centre_in(b, pose_a, pose_b)?;
     let r = a.radius();
     let one = |local: Vector2<T>, normal, point_a, point_b, separation| {
-        Manifold::new(
+        vertex_manifold(
             normal,
-            ManifoldPoint {
-                point_a,
-                point_b,
-                separation,
-                id: FeatureId {
-                    a: Feature::Vertex(0),
-                    b: touching_feature(b, &-local),
-                },
-            },
+            point_a,
+            point_b,
+            separation,
+            touching_feature(b, &-local),
         )
     };
     Some(match circle_small_polygon_decide(r, b, &c) {

@@ -19,11 +19,11 @@
 //! and clipping set-up it would do first, and the copies of its larger
 //! return paths.
 
-use nalgebra::Isometry2;
+use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use shape::Real;
 
 use super::polygonal::{exact, single_point, touching_feature};
-use super::{Feature, FeatureId, Manifold};
+use super::{Feature, FeatureId, Manifold, ManifoldPoint};
 use crate::polygonal::Polygonal;
 use crate::{ClosestPoints, Contact};
 
@@ -63,6 +63,32 @@ pub(crate) fn point_core_manifold<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             b: b_feature,
         },
     ))
+}
+
+/// The one-point manifold of a point core (vertex 0 of A: a point, a
+/// circle's centre) against B's touching feature `b`, from its normal,
+/// witness points and separation: what the world-frame pairs of a circle
+/// (`circle/*_world.rs`) build.
+#[inline(always)]
+pub(crate) fn vertex_manifold<T: Real>(
+    normal: Unit<Vector2<T>>,
+    point_a: Point2<T>,
+    point_b: Point2<T>,
+    separation: T,
+    b: Feature,
+) -> Manifold<T> {
+    Manifold::new(
+        normal,
+        ManifoldPoint {
+            point_a,
+            point_b,
+            separation,
+            id: FeatureId {
+                a: Feature::Vertex(0),
+                b,
+            },
+        },
+    )
 }
 
 #[cfg(test)]

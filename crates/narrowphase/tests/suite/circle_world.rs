@@ -320,38 +320,24 @@ fn hand_over_f64() {
     hand_over::<f64>();
 }
 
-/// A circle and a box (oriented or axis-aligned) are answered from the world
-/// poses too (`circle/circle_box_world.rs`): the reversed order is the
-/// flipped answer bit for bit, and every answer is the relative-frame
-/// kernel's (`circle_obb_*`, `circle_aabb_*`) mapped to the world within the
-/// tolerance; intersects, contact, closest points and the manifold agree on
-/// touching, the manifold's normal and deepest separation are the
-/// contact's or the closest points' bit for bit.
-fn circle_box_agrees<T: Real>(
-    (r, pa, hx, pb, _, _): Input,
-    aligned: bool,
+/// The pairs of a circle answered from the world poses besides two circles:
+/// a box, oriented or axis-aligned (`circle/circle_box_world.rs`), and a
+/// triangle or a convex polygon (`circle/circle_polygon_world.rs`; one of
+/// more than 16 vertices is handed back to the general path). The reversed
+/// order is the flipped answer bit for bit; every answer is the
+/// relative-frame kernel's (the path the table took before, given as
+/// `reference_contact` and `reference_closest`) mapped to the world within
+/// the tolerance; intersects, contact, closest points, distance and the
+/// manifold agree on touching, bit for bit where they share numbers (the
+/// manifold's normal and deepest separation are the contact's or the
+/// closest points', the distance the closest points').
+fn circle_world_agrees<T: Real>(
+    (r, pa, pb): (f64, Isometry2<T>, Isometry2<T>),
+    b: &dyn Shape<T>,
+    reference_contact: impl Fn(&Circle<T>) -> Option<narrowphase::Contact<T>>,
+    reference_closest: impl Fn(&Circle<T>) -> ClosestPoints<T>,
 ) -> Result<(), TestCaseError> {
-    use narrowphase::circle::{
-        circle_aabb_closest_points, circle_aabb_contact, circle_obb_closest_points,
-        circle_obb_contact,
-    };
     let a = Circle::<T>::new(T::lit(r)).unwrap();
-    let half = Vector2::new(T::lit(hx), T::lit(hx * 0.5 + 0.1));
-    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
-    let obb = Obb::new(half).unwrap();
-    let aabb = Aabb::new(
-        Point2::from(-half * T::lit(0.5)),
-        Point2::from(half * T::lit(1.5)),
-    )
-    .unwrap();
-    let b: &dyn Shape<T> = if aligned { &aabb } else { &obb };
-    // The box's effective pose: an axis-aligned box drops the rotation.
-    let eff = if aligned {
-        Isometry2::from_parts(pb.translation, UnitComplex::identity())
-    } else {
-        pb
-    };
-    let m = pa.inv_mul(&eff);
     let scale =
         (pa.translation.vector.amax() + pb.translation.vector.amax() + T::lit(8.0)).as_f64();
     let tol = 64.0 * T::epsilon().as_f64() * scale;
@@ -363,127 +349,7 @@ fn circle_box_agrees<T: Real>(
         contact(b, &pb, &a, &pa).unwrap(),
     );
     prop_assert_eq!(touching, ab.is_some());
-    let reference = if aligned {
-        circle_aabb_contact(&a, &aabb, &m)
-    } else {
-        circle_obb_contact(&a, &obb, &m)
-    };
-    prop_assert_eq!(ab.is_some(), reference.is_some());
-    if let (Some(x), Some(y), Some(k)) = (ab, ba, reference) {
-        prop_assert_eq!(vec_bits(&x.normal), neg_bits(&y.normal));
-        prop_assert_eq!(point_bits(&x.point_a), point_bits(&y.point_b));
-        prop_assert_eq!(bits(x.depth), bits(y.depth));
-        prop_assert!((x.depth - k.depth).as_f64().abs() <= tol);
-        prop_assert!(
-            (x.normal.into_inner() - pa.rotation * k.normal.into_inner())
-                .norm()
-                .as_f64()
-                <= tol
-        );
-        prop_assert!((x.point_a - pa * k.point_a).norm().as_f64() <= tol);
-        prop_assert!((x.point_b - pa * k.point_b).norm().as_f64() <= tol);
-    }
-    let cp = closest_points(&a, &pa, b, &pb, T::infinity()).unwrap();
-    prop_assert_eq!(touching, cp == ClosestPoints::Intersecting);
-    let reference = if aligned {
-        circle_aabb_closest_points(&a, &aabb, &m, T::infinity())
-    } else {
-        circle_obb_closest_points(&a, &obb, &m, T::infinity())
-    };
-    match (cp, reference) {
-        (
-            ClosestPoints::WithinMargin {
-                point_a,
-                point_b,
-                distance: d,
-                ..
-            },
-            ClosestPoints::WithinMargin {
-                point_a: qa,
-                point_b: qb,
-                distance: e,
-                ..
-            },
-        ) => {
-            prop_assert!((d - e).as_f64().abs() <= tol);
-            prop_assert!((point_a - pa * qa).norm().as_f64() <= tol);
-            prop_assert!((point_b - pa * qb).norm().as_f64() <= tol);
-        }
-        (x, y) => prop_assert_eq!(x, y),
-    }
-    let prediction = T::lit(2.0);
-    let (mab, mba) = (
-        contact_manifold(&a, &pa, b, &pb, prediction).unwrap(),
-        contact_manifold(b, &pb, &a, &pa, prediction).unwrap(),
-    );
-    prop_assert_eq!(mab, mba.map(|m| m.flipped()));
-    if let Some(x) = mab {
-        let p = x.points()[0];
-        match (ab, cp) {
-            (Some(k), _) => {
-                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&k.normal));
-                prop_assert_eq!(bits(p.separation), bits(-k.depth));
-            }
-            (
-                None,
-                ClosestPoints::WithinMargin {
-                    normal, distance, ..
-                },
-            ) => {
-                prop_assert_eq!(vec_bits(&x.normal()), vec_bits(&normal));
-                prop_assert_eq!(bits(p.separation), bits(distance));
-            }
-            _ => prop_assert!(false, "a manifold with neither contact nor closest points"),
-        }
-    }
-    Ok(())
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
-
-    #[test]
-    fn circle_box_agrees_f32(i in input(), aligned in any::<bool>()) {
-        circle_box_agrees::<f32>(i, aligned)?;
-    }
-
-    #[test]
-    fn circle_box_agrees_f64(i in input(), aligned in any::<bool>()) {
-        circle_box_agrees::<f64>(i, aligned)?;
-    }
-}
-
-/// A circle and a triangle or a convex polygon are answered from the world
-/// poses as well (`circle/circle_polygon_world.rs`; a polygon of more than
-/// 16 vertices is handed back to the general path): the reversed order is
-/// the flipped answer bit for bit; every answer is the relative-frame
-/// kernel's (`circle_triangle_*`, `circle_polygon_*`, the path the table
-/// took before) mapped to the world within the tolerance; intersects,
-/// contact, closest points, distance and the manifold agree on touching, bit
-/// for bit where they share numbers (the manifold's normal and deepest
-/// separation are the contact's or the closest points', the distance the
-/// closest points').
-fn circle_polygon_agrees<T: Real, S: Shape<T>>(
-    (r, pa, pb): (f64, [f64; 3], [f64; 3]),
-    b: &S,
-    reference_contact: impl Fn(&Circle<T>, &Isometry2<T>) -> Option<narrowphase::Contact<T>>,
-    reference_closest: impl Fn(&Circle<T>, &Isometry2<T>) -> ClosestPoints<T>,
-) -> Result<(), TestCaseError> {
-    let a = Circle::<T>::new(T::lit(r)).unwrap();
-    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
-    let m = pa.inv_mul(&pb);
-    let scale =
-        (pa.translation.vector.amax() + pb.translation.vector.amax() + T::lit(8.0)).as_f64();
-    let tol = 64.0 * T::epsilon().as_f64() * scale;
-
-    let touching = intersects(&a, &pa, b, &pb).unwrap();
-    prop_assert_eq!(touching, intersects(b, &pb, &a, &pa).unwrap());
-    let (ab, ba) = (
-        contact(&a, &pa, b, &pb).unwrap(),
-        contact(b, &pb, &a, &pa).unwrap(),
-    );
-    prop_assert_eq!(touching, ab.is_some());
-    let reference = reference_contact(&a, &m);
+    let reference = reference_contact(&a);
     prop_assert_eq!(ab.is_some(), reference.is_some());
     if let (Some(x), Some(y), Some(k)) = (ab, ba, reference) {
         prop_assert_eq!(vec_bits(&x.normal), neg_bits(&y.normal));
@@ -504,7 +370,7 @@ fn circle_polygon_agrees<T: Real, S: Shape<T>>(
     prop_assert_eq!(touching, cp == ClosestPoints::Intersecting);
     let d = distance(&a, &pa, b, &pb).unwrap();
     prop_assert_eq!(bits(d), bits(distance(b, &pb, &a, &pa).unwrap()));
-    match (cp, reference_closest(&a, &m)) {
+    match (cp, reference_closest(&a)) {
         (
             ClosestPoints::WithinMargin {
                 point_a,
@@ -557,9 +423,63 @@ fn circle_polygon_agrees<T: Real, S: Shape<T>>(
     Ok(())
 }
 
-/// [`circle_polygon_agrees`] for a triangle of size `h` and for regular
-/// polygons of `n` vertices and radius `h` (small ones through the world
-/// path, big ones handed over).
+/// A circle and a box: an oriented box, or an axis-aligned box (whose
+/// effective pose drops the rotation).
+fn circle_box_agrees<T: Real>(
+    (r, pa, hx, pb, _, _): Input,
+    aligned: bool,
+) -> Result<(), TestCaseError> {
+    use narrowphase::circle::{
+        circle_aabb_closest_points, circle_aabb_contact, circle_obb_closest_points,
+        circle_obb_contact,
+    };
+    let half = Vector2::new(T::lit(hx), T::lit(hx * 0.5 + 0.1));
+    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
+    let obb = Obb::new(half).unwrap();
+    let aabb = Aabb::new(
+        Point2::from(-half * T::lit(0.5)),
+        Point2::from(half * T::lit(1.5)),
+    )
+    .unwrap();
+    if aligned {
+        let m = pa.inv_mul(&Isometry2::from_parts(
+            pb.translation,
+            UnitComplex::identity(),
+        ));
+        circle_world_agrees(
+            (r, pa, pb),
+            &aabb,
+            |a| circle_aabb_contact(a, &aabb, &m),
+            |a| circle_aabb_closest_points(a, &aabb, &m, T::infinity()),
+        )
+    } else {
+        let m = pa.inv_mul(&pb);
+        circle_world_agrees(
+            (r, pa, pb),
+            &obb,
+            |a| circle_obb_contact(a, &obb, &m),
+            |a| circle_obb_closest_points(a, &obb, &m, T::infinity()),
+        )
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(shape::testing::cases(256)))]
+
+    #[test]
+    fn circle_box_agrees_f32(i in input(), aligned in any::<bool>()) {
+        circle_box_agrees::<f32>(i, aligned)?;
+    }
+
+    #[test]
+    fn circle_box_agrees_f64(i in input(), aligned in any::<bool>()) {
+        circle_box_agrees::<f64>(i, aligned)?;
+    }
+}
+
+/// A circle and a triangle of size `h`, and a circle and a regular polygon
+/// of `n` vertices and radius `h` (small ones through the world path, big
+/// ones handed over).
 fn circle_polygons_agree<T: Real>(
     (r, pa, h, pb, _, _): Input,
     n: usize,
@@ -569,12 +489,14 @@ fn circle_polygons_agree<T: Real>(
         circle_triangle_contact,
     };
     let pt = |x: f64, y: f64| Point2::new(T::lit(x), T::lit(y));
+    let (pa, pb) = (iso::<T>(pa[0], pa[1], pa[2]), iso::<T>(pb[0], pb[1], pb[2]));
+    let m = pa.inv_mul(&pb);
     let t = Triangle::new(pt(-h, -0.4), pt(h, -0.3), pt(0.1 * h, 0.8 * h + 0.2)).unwrap();
-    circle_polygon_agrees(
+    circle_world_agrees(
         (r, pa, pb),
         &t,
-        |a, m| circle_triangle_contact(a, &t, m),
-        |a, m| circle_triangle_closest_points(a, &t, m, T::infinity()),
+        |a| circle_triangle_contact(a, &t, &m),
+        |a| circle_triangle_closest_points(a, &t, &m, T::infinity()),
     )?;
     let vertices: Vec<_> = (0..n)
         .map(|k| {
@@ -583,11 +505,11 @@ fn circle_polygons_agree<T: Real>(
         })
         .collect();
     let polygon = ConvexPolygon::new(&vertices).unwrap();
-    circle_polygon_agrees(
+    circle_world_agrees(
         (r, pa, pb),
         &polygon,
-        |a, m| circle_polygon_contact(a, &polygon, m),
-        |a, m| circle_polygon_closest_points(a, &polygon, m, T::infinity()),
+        |a| circle_polygon_contact(a, &polygon, &m),
+        |a| circle_polygon_closest_points(a, &polygon, &m, T::infinity()),
     )
 }
 
