@@ -71,7 +71,9 @@
 //!    boolean test found a touch that rounding puts a hair beyond `r`).
 //!    Through the table, 388 instructions per contact against 680 for the
 //!    boolean test followed by the general rounded-core kernel (callgrind,
-//!    a triangle, f32).
+//!    a triangle, f32); 329 since the table runs these steps from the world
+//!    poses (`circle_polygon_world.rs`: the centre turned once into the
+//!    polygon's frame, the answer once out of it).
 //!
 //! `O(n)`: one dot product per face and a few edges, without the boolean
 //! test's products for all but near-touching pairs, and without the general
