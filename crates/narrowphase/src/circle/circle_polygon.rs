@@ -100,13 +100,12 @@ use crate::{ClosestPoints, Contact};
 /// Seed 001's test, generic over the polygon's core view.
 #[inline]
 fn circle_core_polygon<T: Real, P: Polygonal<T>>(r: T, p: &P, b_in_a: &Isometry2<T>) -> bool {
-    circle_core_polygon_at(r, p, &b_in_a.inverse_transform_point(&Point2::origin()))
+    circle_core_polygon_at(r, p, b_in_a.inverse_transform_point(&Point2::origin()))
 }
 
 /// Seed 001's test for the circle's centre at `c` (the polygon's frame).
 #[inline]
-pub(crate) fn circle_core_polygon_at<T: Real, P: Polygonal<T>>(r: T, p: &P, c: &Point2<T>) -> bool {
-    let c = *c;
+pub(crate) fn circle_core_polygon_at<T: Real, P: Polygonal<T>>(r: T, p: &P, c: Point2<T>) -> bool {
     scaled_test(r, &c, p, T::one()).unwrap_or_else(|| {
         // A product overflowed (lengths beyond the fourth root of MAX: about
         // 4e9 in f32). Every comparison is homogeneous in the lengths, so
@@ -394,7 +393,7 @@ pub(crate) fn circle_small_polygon_decide<T: Real, P: Polygonal<T>>(
     }
     // Within rounding of touching, or sizes near the ends of the float
     // range: the boolean test decides.
-    if circle_core_polygon_at(r, p, c) {
+    if circle_core_polygon_at(r, p, *c) {
         return Decided::Intersecting { face, nearest };
     }
     Decided::Apart(nearest.unwrap_or_else(|| nearest_by_scan(p, c)))
@@ -418,6 +417,50 @@ fn circle_small_polygon_closest_points<T: Real, P: Polygonal<T>>(
     }
 }
 
+/// The contact of an intersecting circle and small convex core in the
+/// core's frame (step 6 of the module notes), from the decision's face and
+/// nearest point: the normal from A to B, the depth, and the core's witness
+/// point. Both the relative-frame kernels and the world-frame path
+/// (`circle_polygon_world.rs`) place it.
+#[derive(Clone, Copy)]
+pub(crate) struct Touch<T: Real> {
+    pub(crate) normal: Vector2<T>,
+    pub(crate) depth: T,
+    pub(crate) q: Point2<T>,
+}
+
+/// [`Touch`] for a circle of radius `r` centred at `c` (the core's frame)
+/// that [`circle_small_polygon_decide`] found intersecting with `face` and
+/// `nearest`.
+#[inline(always)]
+pub(crate) fn small_polygon_touch<T: Real, P: Polygonal<T>>(
+    r: T,
+    p: &P,
+    c: &Point2<T>,
+    (face, nearest): ((usize, T), Option<Nearest<T>>),
+) -> Touch<T> {
+    let (i, side) = face;
+    if side <= T::zero() {
+        // The centre inside: out through face `i` (normal A to B is the
+        // face's inward normal), as deep as the centre is below it plus r.
+        return Touch {
+            normal: -p.core_axis(i),
+            depth: r - side,
+            q: p.core_vertex(i),
+        };
+    }
+    // The centre outside, within r of the core: along the direction to the
+    // nearest point, `r − distance` deep (zero when the boolean test found
+    // a touch that rounding puts a hair beyond r).
+    let near = nearest.unwrap_or_else(|| nearest_by_scan(p, c));
+    let depth = r - near.distance;
+    Touch {
+        normal: near.direction,
+        depth: if depth > T::zero() { depth } else { T::zero() },
+        q: near.q,
+    }
+}
+
 /// The contact of a circle of radius `r` (A's origin) and a small convex
 /// core with outward unit edge normals, A's frame (step 6 of the module
 /// notes): `Some` exactly when [`circle_core_polygon`] is `true`, from the
@@ -431,29 +474,13 @@ fn circle_small_polygon_contact<T: Real, P: Polygonal<T>>(
     let Decided::Intersecting { face, nearest } = circle_small_polygon_decide(r, p, &c) else {
         return None;
     };
-    let (i, side) = face;
-    if side <= T::zero() {
-        // The centre inside: out through face `i` (normal A to B is the
-        // face's inward normal), as deep as the centre is below it plus r.
-        let n = b_in_a.rotation * -p.core_axis(i);
-        return Some(Contact {
-            normal: Unit::new_unchecked(n),
-            depth: r - side,
-            point_a: Point2::from(n * r),
-            point_b: b_in_a * p.core_vertex(i),
-        });
-    }
-    // The centre outside, within r of the core: along the direction to the
-    // nearest point, `r − distance` deep (zero when the boolean test found
-    // a touch that rounding puts a hair beyond r).
-    let near = nearest.unwrap_or_else(|| nearest_by_scan(p, &c));
-    let n = b_in_a.rotation * near.direction;
-    let depth = r - near.distance;
+    let t = small_polygon_touch(r, p, &c, (face, nearest));
+    let n = b_in_a.rotation * t.normal;
     Some(Contact {
         normal: Unit::new_unchecked(n),
-        depth: if depth > T::zero() { depth } else { T::zero() },
+        depth: t.depth,
         point_a: Point2::from(n * r),
-        point_b: b_in_a * near.q,
+        point_b: b_in_a * t.q,
     })
 }
 

@@ -36,7 +36,7 @@ use shape::{Circle, ConvexPolygon, Real, Triangle};
 
 use super::circle_circle_world::offset;
 use super::circle_polygon::{
-    Decided, Nearest, circle_core_polygon_at, circle_small_polygon_decide, nearest_by_scan,
+    Decided, Nearest, circle_core_polygon_at, circle_small_polygon_decide, small_polygon_touch,
 };
 use crate::manifold::Manifold;
 use crate::manifold::point_core::vertex_manifold;
@@ -95,7 +95,7 @@ pub(crate) fn intersects<T: Real, P: SmallPolygon<T>>(
     pose_b: &Isometry2<T>,
 ) -> Option<bool> {
     let c = centre_in(b, pose_a, pose_b)?;
-    Some(circle_core_polygon_at(a.radius(), b, &c))
+    Some(circle_core_polygon_at(a.radius(), b, c))
 }
 
 /// The contact in the world of a circle of radius `r` centred at `c` (the
@@ -108,34 +108,17 @@ fn placed_contact<T: Real, P: SmallPolygon<T>>(
     b: &P,
     pose_b: &Isometry2<T>,
     c: &Point2<T>,
-    (face, nearest): ((usize, T), Option<Nearest<T>>),
+    decided: ((usize, T), Option<Nearest<T>>),
 ) -> (Contact<T>, Vector2<T>) {
-    let centre = pose_a.translation.vector;
-    let (i, side) = face;
-    let (local, depth, point_b) = if side <= T::zero() {
-        // The centre inside: out through face `i` (normal A to B is the
-        // face's inward normal), as deep as the centre is below it plus r.
-        (-b.core_axis(i), r - side, b.core_vertex(i))
-    } else {
-        // The centre outside, within r of the core: along the direction to
-        // the nearest point, `r − distance` deep (zero when the boolean test
-        // found a touch that rounding puts a hair beyond r).
-        let near = nearest.unwrap_or_else(|| nearest_by_scan(b, c));
-        let depth = r - near.distance;
-        (
-            near.direction,
-            if depth > T::zero() { depth } else { T::zero() },
-            near.q,
-        )
-    };
-    let n = pose_b.rotation * local;
+    let t = small_polygon_touch(r, b, c, decided);
+    let n = pose_b.rotation * t.normal;
     let contact = Contact {
         normal: Unit::new_unchecked(n),
-        depth,
-        point_a: Point2::from(centre + n * r),
-        point_b: pose_b * point_b,
+        depth: t.depth,
+        point_a: Point2::from(pose_a.translation.vector + n * r),
+        point_b: pose_b * t.q,
     };
-    (contact, local)
+    (contact, t.normal)
 }
 
 /// The closest points in the world of a circle of radius `r` apart from
