@@ -45,6 +45,7 @@ use shape::Real;
 
 use super::descent::{Closest, Face, descent, separating_face};
 use super::exact::touching_within_rounding;
+use super::lanes::{Axes, LANES};
 use super::linear::{Extreme, SCAN_UP_TO, big, point_closest, walk_closest};
 use crate::polygonal::{Polygonal, length_and_direction, unit};
 use crate::{ClosestPoints, Contact};
@@ -594,84 +595,132 @@ fn polygon_sat<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b_in_a: &Isometry2<T>,
 ) -> (CoreSat<T>, ContactFace) {
     let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
-    let mut best_sep = T::neg_infinity();
-    let mut best_axis = Vector2::x();
-    let mut best_face = ContactFace::Unknown;
-    // B's lowest vertex along A's normals, and A's along B's: climbed to
-    // for a big core, as the normals turn counter-clockwise (`linear.rs`).
-    let (mut low_b, mut low_a) = (Extreme::default(), Extreme::default());
-    // A's faces: B's vertices moved into A's frame on the fly.
-    for i in 0..na {
-        let n = a.core_axis(i);
-        let local = b_in_a.rotation.inverse_transform_vector(&n);
-        let offset = (b_in_a.translation.vector - a.core_vertex(i).coords).dot(&n);
-        let sep = if nb > SCAN_UP_TO {
-            low_b.min(b, &local)
-        } else {
-            let mut sep = T::infinity();
-            for j in 0..nb {
-                sep = Float::min(sep, b.core_vertex(j).coords.dot(&local));
+    let mut best = BestFace::<T>::default();
+    // A's faces: B's lowest vertex along each normal, in B's frame. Climbed
+    // to for a big core, as the normals turn counter-clockwise (`linear.rs`);
+    // for a small one eight normals at a time (`lanes.rs`).
+    let rot = &b_in_a.rotation;
+    let t = b_in_a.translation.vector;
+    let offset_a = |i: usize, n: &Vector2<T>| (t - a.core_vertex(i).coords).dot(n);
+    if nb > SCAN_UP_TO {
+        let mut low_b = Extreme::default();
+        for i in 0..na {
+            let n = a.core_axis(i);
+            let sep = low_b.min(b, &rot.inverse_transform_vector(&n)) + offset_a(i, &n);
+            if let Some(out) = best.consider::<FACE>(sep, || n, ContactFace::OfA(i)) {
+                return out;
             }
-            sep
-        };
-        let sep = sep + offset;
-        if sep > best_sep {
-            best_sep = sep;
-            best_axis = n;
-            if FACE {
-                best_face = ContactFace::OfA(i);
-            }
-            if sep > T::zero() {
-                return (CoreSat::Separated { axis: n, gap: sep }, best_face);
+        }
+    } else {
+        for first in (0..na).step_by(LANES) {
+            let count = (na - first).min(LANES);
+            let low = Axes::new(count, |k| {
+                rot.inverse_transform_vector(&a.core_axis(first + k))
+            })
+            .least(b);
+            for (k, low) in low.iter().enumerate().take(count) {
+                let i = first + k;
+                let n = a.core_axis(i);
+                if let Some(out) =
+                    best.consider::<FACE>(*low + offset_a(i, &n), || n, ContactFace::OfA(i))
+                {
+                    return out;
+                }
             }
         }
     }
-    // B's faces, in B's frame: A's vertices moved into it.
+    // B's faces, in B's frame: A's lowest vertex along each normal. The
+    // axis is from A towards B: against B's outward normal, in A's frame.
     let a_in_b = b_in_a.inverse();
-    for j in 0..nb {
-        let n = b.core_axis(j);
-        let local = a_in_b.rotation.inverse_transform_vector(&n);
-        let offset = (a_in_b.translation.vector - b.core_vertex(j).coords).dot(&n);
-        let sep = if na > SCAN_UP_TO {
-            low_a.min(a, &local)
-        } else {
-            let mut sep = T::infinity();
-            for i in 0..na {
-                sep = Float::min(sep, a.core_vertex(i).coords.dot(&local));
+    let (rot_b, t_b) = (&a_in_b.rotation, a_in_b.translation.vector);
+    let offset_b = |j: usize, n: &Vector2<T>| (t_b - b.core_vertex(j).coords).dot(n);
+    let axis_b = |j: usize| -(rot * b.core_axis(j));
+    if na > SCAN_UP_TO {
+        let mut low_a = Extreme::default();
+        for j in 0..nb {
+            let n = b.core_axis(j);
+            let sep = low_a.min(a, &rot_b.inverse_transform_vector(&n)) + offset_b(j, &n);
+            if let Some(out) = best.consider::<FACE>(sep, || axis_b(j), ContactFace::OfB(j)) {
+                return out;
             }
-            sep
-        };
-        let sep = sep + offset;
-        if sep > best_sep {
-            best_sep = sep;
-            // From A towards B: against B's outward normal, in A's frame.
-            best_axis = -(b_in_a.rotation * n);
-            if FACE {
-                best_face = ContactFace::OfB(j);
-            }
-            if sep > T::zero() {
-                return (
-                    CoreSat::Separated {
-                        axis: best_axis,
-                        gap: sep,
-                    },
-                    best_face,
-                );
+        }
+    } else {
+        for first in (0..nb).step_by(LANES) {
+            let count = (nb - first).min(LANES);
+            let low = Axes::new(count, |k| {
+                rot_b.inverse_transform_vector(&b.core_axis(first + k))
+            })
+            .least(a);
+            for (k, low) in low.iter().enumerate().take(count) {
+                let j = first + k;
+                let sep = *low + offset_b(j, &b.core_axis(j));
+                if let Some(out) = best.consider::<FACE>(sep, || axis_b(j), ContactFace::OfB(j)) {
+                    return out;
+                }
             }
         }
     }
-    let found = if best_sep > T::zero() {
+    let found = if best.sep > T::zero() {
         CoreSat::Separated {
-            axis: best_axis,
-            gap: best_sep,
+            axis: best.axis,
+            gap: best.sep,
         }
     } else {
         CoreSat::Overlap {
-            axis: best_axis,
-            depth: -best_sep,
+            axis: best.axis,
+            depth: -best.sep,
         }
     };
-    (found, best_face)
+    (found, best.face)
+}
+
+/// [`polygon_sat`]'s running answer: the greatest separation so far, its
+/// axis (A to B, A's frame) and face.
+struct BestFace<T: Real> {
+    sep: T,
+    axis: Vector2<T>,
+    face: ContactFace,
+}
+
+impl<T: Real> Default for BestFace<T> {
+    fn default() -> Self {
+        Self {
+            sep: T::neg_infinity(),
+            axis: Vector2::x(),
+            face: ContactFace::Unknown,
+        }
+    }
+}
+
+impl<T: Real> BestFace<T> {
+    /// One face's separation `sep`, its axis (asked for only when kept) and
+    /// name: the first positive separation decides (the answer), else the
+    /// greatest is kept.
+    #[inline(always)]
+    fn consider<const FACE: bool>(
+        &mut self,
+        sep: T,
+        axis: impl FnOnce() -> Vector2<T>,
+        face: ContactFace,
+    ) -> Option<(CoreSat<T>, ContactFace)> {
+        if sep > self.sep {
+            self.sep = sep;
+            self.axis = axis();
+            if FACE {
+                self.face = face;
+            }
+            if sep > T::zero() {
+                return Some((
+                    CoreSat::Separated {
+                        axis: self.axis,
+                        gap: sep,
+                    },
+                    self.face,
+                ));
+            }
+        }
+        None
+    }
 }
 
 /// The closest points of the two cores (A's frame), over (vertex, edge)

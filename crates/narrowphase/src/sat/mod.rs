@@ -7,6 +7,7 @@ mod core;
 mod core_pairs;
 pub(crate) mod descent;
 mod exact;
+pub(crate) mod lanes;
 pub(crate) mod linear;
 mod obb_obb;
 
