@@ -57,7 +57,7 @@
 
 use core::cmp::Ordering;
 
-use nalgebra::{Isometry2, Point2, Unit, Vector2};
+use nalgebra::{Isometry2, Point2, Unit, UnitComplex, Vector2};
 use num_traits::Float;
 use shape::Real;
 
@@ -66,6 +66,8 @@ use super::rounded::circle_toi;
 use super::{ShapeCastArgs, ShapeCastHit, ShapeCastStatus};
 use crate::Contact;
 use crate::polygonal::{Polygonal, length_and_direction, unit};
+use crate::sat::lanes::{Axes, LANES};
+use crate::sat::linear::SCAN_UP_TO;
 
 /// The contact kernel of a pair (A's frame), for a start in contact.
 pub type ContactKernel<A, B, T> = fn(&A, &B, &Isometry2<T>) -> Option<Contact<T>>;
@@ -167,6 +169,11 @@ struct Sweep<T: Real> {
     enter: T,
     exit: T,
     entry: Option<Entry<T>>,
+    /// The entering face of two polygons ([`Sweep::face`]) by its code
+    /// ([`PolygonFaces::code`]; `usize::MAX` for none), and the other
+    /// polygon's least projection on its normal.
+    entering: usize,
+    entering_low: T,
     /// The latest entry through an axis not parallel to the entering one,
     /// with its normal (towards B): the other side of a vertex of `K`.
     runner_up: Option<(T, Vector2<T>)>,
@@ -181,6 +188,8 @@ impl<T: Real> Sweep<T> {
             enter: T::neg_infinity(),
             exit: T::infinity(),
             entry: None,
+            entering: usize::MAX,
+            entering_low: T::zero(),
             runner_up: None,
         }
     }
@@ -243,66 +252,227 @@ impl<T: Real> Sweep<T> {
         !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
     }
 
-    /// Narrows the interval by one side of the Minkowski difference: B must
-    /// come within `radii` of A's supporting line `a_level` along `n` (A's
-    /// frame; `n_b` in B's frame), from the `+n` side when `plus` (B's
-    /// supporting level `b_level` in its frame, plus `n·c`), else from the
-    /// `−n` side; `false` when no hit remains possible.
-    #[inline]
-    fn half_plane(
-        &mut self,
-        c: &Vector2<T>,
-        n: Vector2<T>,
-        n_b: Vector2<T>,
-        plus: bool,
-        a_level: T,
-        b_level: T,
-    ) -> bool {
-        let offset = n.dot(c);
+    /// Narrows the interval by one side of the Minkowski difference (a
+    /// polygon's face, by its `code`), met at `gap / approach` (see
+    /// [`PolygonFaces::terms`]): entered then when `approach > 0`, left when
+    /// `approach < 0`; `false` when no hit remains possible. Only the face is
+    /// recorded: its [`Entry`] is rebuilt once, at the end.
+    ///
+    /// The sign of `approach` changes from face to face at random: it only
+    /// selects values (`t` or `∓∞`), which compiles to masks rather than a
+    /// branch, so that a mispredicted branch per face is not paid. The
+    /// branch left is on a new latest entry, a few times per cast.
+    #[inline(always)]
+    fn face(&mut self, gap: T, approach: T, code: usize, low: T) -> bool {
+        let t = gap / approach;
+        let t_in = if approach > T::zero() {
+            t
+        } else {
+            T::neg_infinity()
+        };
+        let t_out = if approach < T::zero() {
+            t
+        } else {
+            T::infinity()
+        };
+        if t_in > self.enter {
+            self.enter = t_in;
+            self.entering = code;
+            self.entering_low = low;
+        }
+        self.exit = if t_out < self.exit { t_out } else { self.exit };
+        // No motion along the normal: apart along it for ever, or never.
+        let never = (approach == T::zero()) & (gap > T::zero());
+        !(never | (self.enter > self.exit) | (self.enter > self.max_toi) | (self.exit < T::zero()))
+    }
+}
+
+/// A side of the Minkowski difference of two polygons: a face of A (B
+/// beyond it) or of B (A beyond it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FaceSide {
+    OfA(usize),
+    OfB(usize),
+}
+
+/// Two polygons' faces as the half-planes of the sweep (both cores with edge
+/// normals), in A's frame: B's origin at `c`, moving at `v`.
+struct PolygonFaces<'p, T: Real, A, B> {
+    a: &'p A,
+    b: &'p B,
+    rot: &'p UnitComplex<T>,
+    c: Vector2<T>,
+    v: Vector2<T>,
+    radii: T,
+}
+
+impl<T: Real, A: Polygonal<T>, B: Polygonal<T>> PolygonFaces<'_, T, A, B> {
+    /// A face as one number: A's faces first, then B's.
+    #[inline(always)]
+    fn code(&self, side: FaceSide) -> usize {
+        match side {
+            FaceSide::OfA(i) => i,
+            FaceSide::OfB(j) => self.a.core_axis_count() + j,
+        }
+    }
+
+    /// The face of a [`code`](Self::code).
+    fn side(&self, code: usize) -> FaceSide {
+        let na = self.a.core_axis_count();
+        if code < na {
+            FaceSide::OfA(code)
+        } else {
+            FaceSide::OfB(code - na)
+        }
+    }
+
+    /// The face's normal in A's frame and in B's, whether it is A's (B
+    /// entering from its `+n` side), and the supporting levels of A and B
+    /// along it (B's in its own frame), given the other polygon's level
+    /// `low` (its least projection on the normal).
+    #[inline(always)]
+    fn geometry(&self, side: FaceSide, low: T) -> (Vector2<T>, Vector2<T>, bool, T, T) {
+        match side {
+            FaceSide::OfA(i) => {
+                let n = self.a.core_axis(i);
+                let n_b = self.rot.inverse_transform_vector(&n);
+                (n, n_b, true, n.dot(&self.a.core_vertex(i).coords), low)
+            }
+            FaceSide::OfB(j) => {
+                let m = self.b.core_axis(j);
+                (
+                    self.rot * m,
+                    m,
+                    false,
+                    low,
+                    m.dot(&self.b.core_vertex(j).coords),
+                )
+            }
+        }
+    }
+
+    /// The sweep's terms of one face: `(gap, approach)`, B (grown by the
+    /// radii) touching the face's line at `gap / approach`.
+    #[inline(always)]
+    fn terms(&self, side: FaceSide, low: T) -> (T, T) {
+        let (n, _, plus, a_level, b_level) = self.geometry(side, low);
+        let offset = n.dot(&self.c);
         let s = n.dot(&self.v);
-        let (gap, approach) = if plus {
+        if plus {
             ((b_level + offset) - a_level - self.radii, -s)
         } else {
             (a_level - (b_level + offset) - self.radii, s)
-        };
-        // Touching needs `gap − approach·t ≤ 0`.
-        if approach > T::zero() {
-            let enter = gap / approach;
-            let signed = if plus { n } else { -n };
-            if enter > self.enter {
-                if let Some(e) = &self.entry {
-                    let previous = if e.plus { e.n } else { -e.n };
-                    if previous.perp(&signed) != T::zero() {
-                        self.runner_up = Some((self.enter, previous));
-                    }
-                }
-                self.enter = enter;
-                self.entry = Some(Entry {
-                    n,
-                    n_b,
-                    plus,
-                    a: (a_level, a_level),
-                    b: (b_level, b_level),
-                    offset,
-                    s,
-                });
-            } else if self.runner_up.is_none_or(|(t, _)| enter > t)
-                && self
-                    .entry
-                    .as_ref()
-                    .is_some_and(|e| e.n.perp(&n) != T::zero())
-            {
-                self.runner_up = Some((enter, signed));
-            }
-        } else if approach < T::zero() {
-            let exit = gap / approach;
-            if exit < self.exit {
-                self.exit = exit;
-            }
-        } else {
-            return gap.partial_cmp(&T::zero()) != Some(Ordering::Greater);
         }
-        !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
+    }
+
+    /// The other polygon's least projection on the normals of faces
+    /// `first..first + count` of A (`of_a`) or of B: eight at a time for a
+    /// small core (`sat/lanes.rs`), else climbing from `*k`.
+    #[inline(always)]
+    fn lows(&self, of_a: bool, first: usize, count: usize, k: &mut usize) -> [T; LANES] {
+        let (a, b, rot) = (self.a, self.b, self.rot);
+        if of_a {
+            let axis = |q: usize| rot.inverse_transform_vector(&a.core_axis(first + q));
+            if b.core_vertex_count() <= SCAN_UP_TO {
+                return Axes::new(count, axis).least(b);
+            }
+            let mut low = [T::zero(); LANES];
+            for (q, low) in low.iter_mut().enumerate().take(count) {
+                (*low, *k) = climb_min(b, &axis(q), *k);
+            }
+            low
+        } else {
+            let axis = |q: usize| rot * b.core_axis(first + q);
+            if a.core_vertex_count() <= SCAN_UP_TO {
+                return Axes::new(count, axis).least(a);
+            }
+            let mut low = [T::zero(); LANES];
+            for (q, low) in low.iter_mut().enumerate().take(count) {
+                (*low, *k) = climb_min(a, &axis(q), *k);
+            }
+            low
+        }
+    }
+
+    /// Every face through the sweep, A's then B's; `false` as soon as no
+    /// hit remains possible.
+    fn sweep(&self, sweep: &mut Sweep<T>) -> bool {
+        self.sweep_faces::<true>(sweep) && self.sweep_faces::<false>(sweep)
+    }
+
+    /// [`sweep`](Self::sweep) over A's faces (`OF_A`) or B's.
+    #[inline(always)]
+    fn sweep_faces<const OF_A: bool>(&self, sweep: &mut Sweep<T>) -> bool {
+        let count = if OF_A {
+            self.a.core_axis_count()
+        } else {
+            self.b.core_axis_count()
+        };
+        let mut k = 0;
+        for first in (0..count).step_by(LANES) {
+            let lanes = (count - first).min(LANES);
+            let low = self.lows(OF_A, first, lanes, &mut k);
+            for (q, low) in low.iter().enumerate().take(lanes) {
+                let side = if OF_A {
+                    FaceSide::OfA(first + q)
+                } else {
+                    FaceSide::OfB(first + q)
+                };
+                let (gap, approach) = self.terms(side, *low);
+                if !sweep.face(gap, approach, self.code(side), *low) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The other polygon's least projection on one face's normal (a scan:
+    /// once per cast, or on the rare runner-up search).
+    fn low(&self, side: FaceSide) -> T {
+        let mut k = 0;
+        match side {
+            FaceSide::OfA(i) => self.lows(true, i, 1, &mut k)[0],
+            FaceSide::OfB(j) => self.lows(false, j, 1, &mut k)[0],
+        }
+    }
+
+    /// The entering face's record, rebuilt with the values the sweep used
+    /// (`low`: the other polygon's least projection on its normal).
+    fn entry(&self, side: FaceSide, low: T) -> Entry<T> {
+        let (n, n_b, plus, a_level, b_level) = self.geometry(side, low);
+        Entry {
+            n,
+            n_b,
+            plus,
+            a: (a_level, a_level),
+            b: (b_level, b_level),
+            offset: n.dot(&self.c),
+            s: n.dot(&self.v),
+        }
+    }
+
+    /// The latest entry through a face not parallel to `entering` (whose
+    /// normal towards B is `normal`), with its normal towards B: the other
+    /// side of a vertex of `K`. Only asked for at a vertex contact.
+    fn runner_up(&self, entering: FaceSide, normal: &Vector2<T>) -> Option<(T, Vector2<T>)> {
+        let sides = (0..self.a.core_axis_count())
+            .map(FaceSide::OfA)
+            .chain((0..self.b.core_axis_count()).map(FaceSide::OfB));
+        let mut best: Option<(T, Vector2<T>)> = None;
+        for side in sides.filter(|s| *s != entering) {
+            let low = self.low(side);
+            let (gap, approach) = self.terms(side, low);
+            if approach > T::zero() {
+                let (n, _, plus, _, _) = self.geometry(side, low);
+                let signed = if plus { n } else { -n };
+                let enter = gap / approach;
+                if normal.perp(&signed) != T::zero() && best.is_none_or(|(t, _)| enter > t) {
+                    best = Some((enter, signed));
+                }
+            }
+        }
+        best
     }
 }
 
@@ -311,6 +481,38 @@ impl<T: Real> Sweep<T> {
 #[inline]
 fn face_tolerance<T: Real>(extent: T) -> T {
     T::epsilon() * T::lit(16.0) * extent
+}
+
+/// Whether disks about the shapes' origins that hold them (radius `√2`
+/// times the core's largest coordinate, plus the rounding radius) meet at a
+/// time in `[0, max_toi]`, B's origin at `c + v t` in A's frame: the point of
+/// that path nearest A's origin against the sum of the radii. `false` only
+/// when the shapes cannot touch, so a cast that misses by a wide margin
+/// (most casts, for a moving shape among scattered ones) skips the sweep
+/// of two polygons (the other pairs' sweeps cost about as much as this).
+/// Conservative: the disks are grown by `16 ε` of the sizes involved, more
+/// than the rounding of the nearest point; NaN numbers answer `true`.
+#[inline(always)]
+fn bounding_disks_meet<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+    a: &A,
+    b: &B,
+    c: &Vector2<T>,
+    v: &Vector2<T>,
+    max_toi: T,
+) -> bool {
+    let reach = T::lit(1.4143) * (a.core_extent() + b.core_extent()) + (a.radius() + b.radius());
+    let vv = v.norm_squared();
+    let t = if vv > T::zero() {
+        Float::min(Float::max(-c.dot(v) / vv, T::zero()), max_toi)
+    } else {
+        T::zero()
+    };
+    let p = c + v * t;
+    let slack = face_tolerance(
+        reach + Float::abs(c.x) + Float::abs(c.y) + Float::abs(v.x * t) + Float::abs(v.y * t),
+    );
+    let bound = (reach + slack) * (reach + slack);
+    p.norm_squared().partial_cmp(&bound) != Some(Ordering::Greater)
 }
 
 /// The shape cast of two polygonal cores grown by their radii (see the
@@ -331,35 +533,36 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let (ra, rb) = (a.radius(), b.radius());
     let radii = ra + rb;
     let mut sweep = Sweep::new(v, radii, args.max_toi);
+    let mut polygons = None;
     if a.has_edge_normals() && b.has_edge_normals() {
         // Two polygons: the Minkowski difference's sides are A's edges (B
         // beyond them) and B's edges (A beyond them), one support query
-        // each instead of two projection intervals per axis.
-        // The edge normals turn counter-clockwise, so the other polygon's
-        // lowest vertex along them does too: each search climbs on from the
-        // last one (O(n + m) projections in all, rotating calipers).
-        let mut k = 0;
-        for i in 0..a.core_axis_count() {
-            let n = a.core_axis(i);
-            let n_b = rot.inverse_transform_vector(&n);
-            let a_level = n.dot(&a.core_vertex(i).coords);
-            let b_level;
-            (b_level, k) = climb_min(b, &n_b, k);
-            if !sweep.half_plane(&c, n, n_b, true, a_level, b_level) {
-                return None;
-            }
+        // each instead of two projection intervals per axis. A small core's
+        // supports come eight axes at a time (`sat/lanes.rs`); a big one's
+        // climb: the edge normals turn counter-clockwise, so the other
+        // polygon's lowest vertex along them does too, and each search
+        // climbs on from the last one (O(n + m) projections in all, rotating
+        // calipers).
+        // The sweep of two polygons costs a dozen faces: a cast that misses
+        // by a wide margin is told first by the bounding disks.
+        if !bounding_disks_meet(a, b, &c, &v, args.max_toi) {
+            return None;
         }
-        let mut k = 0;
-        for j in 0..b.core_axis_count() {
-            let m = b.core_axis(j);
-            let n = rot * m;
-            let b_level = m.dot(&b.core_vertex(j).coords);
-            let a_level;
-            (a_level, k) = climb_min(a, &n, k);
-            if !sweep.half_plane(&c, n, m, false, a_level, b_level) {
-                return None;
-            }
+        let faces = PolygonFaces {
+            a,
+            b,
+            rot,
+            c,
+            v,
+            radii,
+        };
+        if !faces.sweep(&mut sweep) {
+            return None;
         }
+        if sweep.entering != usize::MAX {
+            sweep.entry = Some(faces.entry(faces.side(sweep.entering), sweep.entering_low));
+        }
+        polygons = Some(faces);
     } else {
         for i in 0..a.core_axis_count() {
             let n = a.core_axis(i);
@@ -473,8 +676,13 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let normal = if radii > T::zero() {
         normal
     } else {
+        let runner_up = || match &polygons {
+            Some(faces) => faces.runner_up(faces.side(sweep.entering), &normal),
+            _ => sweep.runner_up,
+        };
         vertex_normal(
-            &sweep,
+            sweep.enter,
+            runner_up,
             normal,
             (lo, hi),
             (al, ah),
@@ -500,7 +708,8 @@ pub fn sweep_cast<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 /// between them (the limit of a vanishing rounding), else the nearer face
 /// normal. A contact on a face keeps the face's normal.
 fn vertex_normal<T: Real>(
-    sweep: &Sweep<T>,
+    enter: T,
+    runner_up: impl FnOnce() -> Option<(T, Vector2<T>)>,
     normal: Unit<Vector2<T>>,
     (lo, hi): (T, T),
     (al, ah): (T, T),
@@ -513,11 +722,11 @@ fn vertex_normal<T: Real>(
     if !(near(lo, hi) && at_end(lo, al, ah) && at_end(lo, bl, bh)) {
         return normal;
     }
-    let Some((t2, n2)) = sweep.runner_up else {
+    let Some((t2, n2)) = runner_up() else {
         return normal;
     };
     let speed = v.norm();
-    if (Float::abs(sweep.enter - t2) * speed)
+    if (Float::abs(enter - t2) * speed)
         .partial_cmp(&tol)
         .is_none_or(Ordering::is_gt)
     {
