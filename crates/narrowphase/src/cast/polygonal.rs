@@ -287,6 +287,26 @@ impl<T: Real> Sweep<T> {
     }
 }
 
+/// `p`'s least projection on `axis(q)` for `q < count` (in `p`'s frame):
+/// eight at a time for a small core (`sat/lanes.rs`), else climbing from `*k`
+/// as the axes turn.
+#[inline(always)]
+fn lows_on<T: Real, P: Polygonal<T>>(
+    p: &P,
+    count: usize,
+    axis: impl Fn(usize) -> Vector2<T>,
+    k: &mut usize,
+) -> [T; LANES] {
+    if p.core_vertex_count() <= SCAN_UP_TO {
+        return Axes::new(count, axis).least(p);
+    }
+    let mut low = [T::zero(); LANES];
+    for (q, low) in low.iter_mut().enumerate().take(count) {
+        (*low, *k) = climb_min(p, &axis(q), *k);
+    }
+    low
+}
+
 /// A side of the Minkowski difference of two polygons: a face of A (B
 /// beyond it) or of B (A beyond it).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -373,24 +393,9 @@ impl<T: Real, A: Polygonal<T>, B: Polygonal<T>> PolygonFaces<'_, T, A, B> {
         let (a, b, rot) = (self.a, self.b, self.rot);
         if of_a {
             let axis = |q: usize| rot.inverse_transform_vector(&a.core_axis(first + q));
-            if b.core_vertex_count() <= SCAN_UP_TO {
-                return Axes::new(count, axis).least(b);
-            }
-            let mut low = [T::zero(); LANES];
-            for (q, low) in low.iter_mut().enumerate().take(count) {
-                (*low, *k) = climb_min(b, &axis(q), *k);
-            }
-            low
+            lows_on(b, count, axis, k)
         } else {
-            let axis = |q: usize| rot * b.core_axis(first + q);
-            if a.core_vertex_count() <= SCAN_UP_TO {
-                return Axes::new(count, axis).least(a);
-            }
-            let mut low = [T::zero(); LANES];
-            for (q, low) in low.iter_mut().enumerate().take(count) {
-                (*low, *k) = climb_min(a, &axis(q), *k);
-            }
-            low
+            lows_on(a, count, |q| rot * b.core_axis(first + q), k)
         }
     }
 
