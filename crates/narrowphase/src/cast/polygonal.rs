@@ -496,7 +496,8 @@ fn face_tolerance<T: Real>(extent: T) -> T {
 /// (most casts, for a moving shape among scattered ones) skips the sweep
 /// of two polygons (the other pairs' sweeps cost about as much as this).
 /// Conservative: the disks are grown by `16 ε` of the sizes involved, more
-/// than the rounding of the nearest point; NaN numbers answer `true`.
+/// than the rounding of the nearest point; NaN numbers, and a speed whose
+/// square overflows, answer `true`.
 #[inline(always)]
 fn bounding_disks_meet<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     a: &A,
@@ -507,6 +508,10 @@ fn bounding_disks_meet<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 ) -> bool {
     let reach = T::lit(1.4143) * (a.core_extent() + b.core_extent()) + (a.radius() + b.radius());
     let vv = v.norm_squared();
+    if vv == T::infinity() {
+        // A speed whose square overflows: no nearest point to trust.
+        return true;
+    }
     let t = if vv > T::zero() {
         Float::min(Float::max(-c.dot(v) / vv, T::zero()), max_toi)
     } else {

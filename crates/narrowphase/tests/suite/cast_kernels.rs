@@ -597,6 +597,45 @@ fn velocities_and_bounds<T: Real>() {
 }
 shape::for_each_precision!(velocity_and_bound_edges, velocities_and_bounds);
 
+/// A speed whose square overflows the float range: two polygons 10 apart,
+/// B flying at it towards A, still hit at `gap / speed` (the two-polygon
+/// sweep's bounding-disk test must not reject it; before the guard it did).
+fn overflowing_speed<T: Real>() {
+    let huge = if T::epsilon().as_f64() < 1e-10 {
+        1e160
+    } else {
+        1e20
+    };
+    assert!(v2::<T>(huge, 0.0).norm_squared().is_infinite());
+    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+    let vs: Vec<Point2<T>> = corners
+        .iter()
+        .map(|&(x, y)| Point2::new(T::lit(x), T::lit(y)))
+        .collect();
+    let square = ConvexPolygon::new(&vs).unwrap();
+    let (pa, pb) = (at::<T>(-10.0, 0.0), Isometry2::identity());
+    let z = Vector2::zeros();
+    let h = cast(
+        &square,
+        &pa,
+        &z,
+        &square,
+        &pb,
+        &v2(-huge, 0.0),
+        T::one(),
+        STOP,
+    )
+    .expect("a hit at gap / speed");
+    let want = 8.0 / huge;
+    assert!(
+        (h.toi.as_f64() - want).abs() <= 1e-3 * want,
+        "{} vs {want}",
+        h.toi.as_f64()
+    );
+    assert!(h.normal.x.as_f64() > 0.99);
+}
+shape::for_each_precision!(overflowing_speed_still_hits, overflowing_speed);
+
 /// Rigid-motion invariance on random pairs: rotating and translating the
 /// whole scene (poses and velocities) leaves the time unchanged up to
 /// rounding.
