@@ -1,0 +1,651 @@
+//! The differential check against parry, shared by the tool
+//! `examples/peer_check.rs` (long runs, printed leads) and the test
+//! `tests/peer.rs` (short runs in CI): random pairs of the six kinds both
+//! libraries have (ball, cuboid, capsule, segment, triangle, convex polygon)
+//! at random poses, and every query both answer: intersection, distance,
+//! contact depth and normal, a ray cast, a linear shape cast.
+//!
+//! Every case is drawn in plain `f64` numbers and rounded once to the
+//! precision under test, so that both libraries (and the brute force below)
+//! see the very same shapes and poses. parry's iterative answers (GJK, EPA,
+//! conservative advancement) are the reference within their tolerance.
+//! A disagreement is then settled by a reference: for contact depths, an
+//! independent brute force (the least overlap of the two shapes'
+//! projections over directions, computed from the specs alone, neither
+//! library's code); in f32, for the other queries, kasanari's f64 answer on
+//! the same rounded inputs (itself checked against parry's f64 answers and
+//! the brute force by the f64 runs). A disagreement is *settled* when
+//! kasanari's answer is the reference's and parry's is not; every other
+//! disagreement is a failure.
+
+#![allow(dead_code)] // each user takes part of it
+
+use kasanari_benches::Rng;
+
+/// The queries compared, in report order.
+pub const QUERIES: [&str; 5] = ["intersects", "distance", "contact", "ray", "cast"];
+
+/// Where the pairs are drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    /// Added to every position (`far`: 10⁴).
+    pub offset: f64,
+    /// B's size factor (`ratio`: 100, placed within reach of A).
+    pub scale_b: f64,
+}
+
+impl Mode {
+    /// `plain`, `far` or `ratio`.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            "plain" => Some(Self {
+                offset: 0.0,
+                scale_b: 1.0,
+            }),
+            "far" => Some(Self {
+                offset: 1e4,
+                scale_b: 1.0,
+            }),
+            "ratio" => Some(Self {
+                offset: 0.0,
+                scale_b: 100.0,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The tolerances of one precision: how far apart two answers may be
+/// before they count as a disagreement.
+#[derive(Debug, Clone, Copy)]
+pub struct Tolerances {
+    /// Distances and depths, relative to `1 + value`.
+    pub length: f64,
+    /// Ray times of impact, relative to `1 + time`.
+    pub ray: f64,
+    /// Shape-cast times of impact (absolute; the casts last 2 units of time).
+    pub cast: f64,
+    /// Unit normals: `1 − cos` of the angle between them.
+    pub normal: f64,
+    /// Booleans are compared only where both distances exceed this.
+    pub touch: f64,
+}
+
+/// f64: parry's own tolerances (its GJK and EPA stop within about 1e-7 of
+/// the shapes' size; its shape casts within 1e-5 in time).
+pub const F64: Tolerances = Tolerances {
+    length: 1e-6,
+    ray: 1e-7,
+    cast: 1e-5,
+    normal: 1e-6,
+    touch: 1e-9,
+};
+
+/// f32: the same, scaled to single precision (about 10⁹ times the unit
+/// roundoff of f64 in each: lengths of a few units carry errors of a few
+/// 1e-7 in either library, parry's iterations stop within about 1e-4).
+pub const F32: Tolerances = Tolerances {
+    length: 5e-4,
+    ray: 1e-4,
+    cast: 1e-3,
+    normal: 1e-3,
+    touch: 1e-4,
+};
+
+/// One shape in its local frame, in plain numbers.
+#[derive(Debug, Clone)]
+pub enum Spec {
+    Ball(f64),
+    Cuboid([f64; 2]),
+    /// Half length of a vertical core, radius.
+    Capsule(f64, f64),
+    Segment([f64; 2], [f64; 2]),
+    /// Counter-clockwise.
+    Triangle([[f64; 2]; 3]),
+    /// Counter-clockwise, on an ellipse.
+    Polygon(Vec<[f64; 2]>),
+}
+
+impl Spec {
+    fn map(&self, f: impl Fn(f64) -> f64) -> Self {
+        let p = |[x, y]: [f64; 2]| [f(x), f(y)];
+        match self {
+            Self::Ball(r) => Self::Ball(f(*r)),
+            Self::Cuboid(h) => Self::Cuboid(p(*h)),
+            Self::Capsule(h, r) => Self::Capsule(f(*h), f(*r)),
+            Self::Segment(a, b) => Self::Segment(p(*a), p(*b)),
+            Self::Triangle(t) => Self::Triangle(t.map(p)),
+            Self::Polygon(vs) => Self::Polygon(vs.iter().map(|q| p(*q)).collect()),
+        }
+    }
+}
+
+fn spec(rng: &mut Rng) -> Spec {
+    use core::f64::consts::TAU;
+    match rng.index(6) {
+        0 => Spec::Ball(rng.range(0.1, 2.0)),
+        1 => Spec::Cuboid([rng.range(0.1, 2.0), rng.range(0.1, 2.0)]),
+        2 => Spec::Capsule(rng.range(0.05, 1.5), rng.range(0.1, 1.0)),
+        3 => Spec::Segment(
+            [rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)],
+            [rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)],
+        ),
+        4 => loop {
+            let mut t = [[0.0; 2]; 3];
+            for q in &mut t {
+                *q = [rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)];
+            }
+            let cross = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1])
+                - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
+            if cross.abs() > 0.2 {
+                if cross < 0.0 {
+                    t.swap(1, 2);
+                }
+                break Spec::Triangle(t);
+            }
+        },
+        _ => {
+            let n = 3 + rng.index(6);
+            let (rx, ry) = (rng.range(0.3, 2.0), rng.range(0.3, 2.0));
+            let mut angles: Vec<f64> = (0..n).map(|_| rng.range(0.0, TAU)).collect();
+            angles.sort_by(f64::total_cmp);
+            angles.dedup_by(|a, b| (*a - *b).abs() < 0.2);
+            if angles.len() < 3 || angles[0] + TAU - angles[angles.len() - 1] < 0.2 {
+                return Spec::Cuboid([rx, ry]);
+            }
+            Spec::Polygon(
+                angles
+                    .iter()
+                    .map(|a| [rx * a.cos(), ry * a.sin()])
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// A shape at a pose (the rotation as its cosine and sine), every number
+/// already rounded to the precision under test.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub spec: Spec,
+    pub x: f64,
+    pub y: f64,
+    pub cos: f64,
+    pub sin: f64,
+}
+
+fn placed(rng: &mut Rng, mode: Mode, scale: f64, round: fn(f64) -> f64) -> Placed {
+    let spec = spec(rng).map(|x| round(x * scale));
+    let angle = rng.range(-3.2, 3.2);
+    let (x, y) = (rng.range(-2.5, 2.5), rng.range(-2.5, 2.5));
+    Placed {
+        spec,
+        x: round(mode.offset + x * scale.sqrt()),
+        y: round(mode.offset + y * scale.sqrt()),
+        cos: round(angle.cos()),
+        sin: round(angle.sin()),
+    }
+}
+
+/// The vertices (world) and radius of a placed shape, from its spec alone.
+fn outline(p: &Placed) -> (Vec<[f64; 2]>, f64) {
+    let place = |[x, y]: [f64; 2]| [p.cos * x - p.sin * y + p.x, p.sin * x + p.cos * y + p.y];
+    match &p.spec {
+        Spec::Ball(r) => (vec![place([0.0, 0.0])], *r),
+        Spec::Cuboid([hx, hy]) => (
+            [[-hx, -hy], [*hx, -hy], [*hx, *hy], [-hx, *hy]]
+                .iter()
+                .map(|&q| place(q))
+                .collect(),
+            0.0,
+        ),
+        Spec::Capsule(h, r) => (vec![place([0.0, -h]), place([0.0, *h])], *r),
+        Spec::Segment(a, b) => (vec![place(*a), place(*b)], 0.0),
+        Spec::Triangle(t) => (t.iter().map(|&q| place(q)).collect(), 0.0),
+        Spec::Polygon(vs) => (vs.iter().map(|&q| place(q)).collect(), 0.0),
+    }
+}
+
+/// The penetration depth of two overlapping convex shapes by brute force,
+/// and its direction (from A to B): the least overlap of their projections
+/// (A's highest point against B's lowest) over directions. The overlap as a
+/// function of the direction can have several local minima, so it is
+/// taken at every local minimum of a fine sampling (each narrowed by a
+/// ternary search, where it is unimodal) and at the directions where the
+/// least overlap of shapes with straight sides and round ends lies: each
+/// side's normal, either way, and the direction between every two vertices
+/// (for the round ends). In f64 whatever the precision under test.
+pub fn brute_depth(a: &Placed, b: &Placed) -> (f64, [f64; 2]) {
+    let ((va, ra), (vb, rb)) = (outline(a), outline(b));
+    let overlap_along = |n: [f64; 2]| {
+        let dot = |q: &[f64; 2]| q[0] * n[0] + q[1] * n[1];
+        let hi_a = va.iter().map(dot).fold(f64::MIN, f64::max) + ra;
+        let lo_b = vb.iter().map(dot).fold(f64::MAX, f64::min) - rb;
+        hi_a - lo_b
+    };
+    let overlap = |t: f64| overlap_along([t.cos(), t.sin()]);
+    let mut best = (f64::MAX, [1.0, 0.0]);
+    let mut consider = |n: [f64; 2]| {
+        let len = n[0].hypot(n[1]);
+        if len > 0.0 {
+            let n = [n[0] / len, n[1] / len];
+            let o = overlap_along(n);
+            if o < best.0 {
+                best = (o, n);
+            }
+        }
+    };
+    const SAMPLES: usize = 20_000;
+    let step = core::f64::consts::TAU / SAMPLES as f64;
+    let sampled: Vec<f64> = (0..SAMPLES).map(|k| overlap(k as f64 * step)).collect();
+    for k in 0..SAMPLES {
+        let (before, after) = (
+            sampled[(k + SAMPLES - 1) % SAMPLES],
+            sampled[(k + 1) % SAMPLES],
+        );
+        if sampled[k] > before || sampled[k] > after {
+            continue;
+        }
+        let (mut lo, mut hi) = ((k as f64 - 1.0) * step, (k as f64 + 1.0) * step);
+        for _ in 0..100 {
+            let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+            if overlap(m1) < overlap(m2) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        let t = 0.5 * (lo + hi);
+        consider([t.cos(), t.sin()]);
+        consider([(k as f64 * step).cos(), (k as f64 * step).sin()]);
+    }
+    for vs in [&va, &vb] {
+        for (i, p) in vs.iter().enumerate() {
+            let q = vs[(i + 1) % vs.len()];
+            let e = [q[0] - p[0], q[1] - p[1]];
+            consider([e[1], -e[0]]);
+            consider([-e[1], e[0]]);
+        }
+    }
+    for p in &va {
+        for q in &vb {
+            consider([q[0] - p[0], q[1] - p[1]]);
+            consider([p[0] - q[0], p[1] - q[1]]);
+        }
+    }
+    best
+}
+
+/// What a run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Per query (in [`QUERIES`] order), the cases compared.
+    pub checked: [usize; 5],
+    /// Per query, the disagreements.
+    pub flagged: [usize; 5],
+    /// Disagreements where kasanari's answer is the reference's and
+    /// parry's is not.
+    pub settled: usize,
+    /// The disagreements described: every unsettled one, the first
+    /// settled ones.
+    pub lines: Vec<String>,
+}
+
+impl Report {
+    /// The disagreements the reference does not settle in kasanari's
+    /// favour.
+    pub fn unexplained(&self) -> usize {
+        self.flagged.iter().sum::<usize>() - self.settled
+    }
+
+    fn flag(&mut self, q: usize, settled: bool, what: String, keep: usize) {
+        self.flagged[q] += 1;
+        self.settled += usize::from(settled);
+        // Every unsettled one (up to a thousand), the first `keep` settled.
+        let kept = if settled {
+            self.settled <= keep
+        } else {
+            self.lines.len() < 1000
+        };
+        if kept {
+            let verdict = if settled { "settled" } else { "NOT SETTLED" };
+            self.lines
+                .push(format!("[{}, {verdict}] {what}", QUERIES[q]));
+        }
+    }
+}
+
+/// A run of `cases` random pairs in precision `$T` against `$parry` (the
+/// parry crate of that precision): `$name::run(cases, seed, mode, keep)`,
+/// keeping the first `keep` disagreements' descriptions.
+macro_rules! peer {
+    ($name:ident, $T:ty, $parry:ident, $tol:expr) => {
+        pub mod $name {
+            use kasanari::nalgebra::{Isometry2, Point2, Translation2, UnitComplex, Vector2};
+            use kasanari::narrowphase::{self, ShapeCastOptions};
+            use kasanari::prelude::*;
+            use kasanari::shape::Ray;
+            use kasanari_benches::Rng;
+            use $parry::math::{Pose, Rot2, Vector};
+            use $parry::query;
+            use $parry::shape as ps;
+
+            use super::{Mode, Placed, Report, Spec, Tolerances, placed};
+
+            type T = $T;
+            const TOL: Tolerances = $tol;
+            /// Whether disagreements other than contact depths are settled
+            /// by kasanari's f64 answers (the f32 run).
+            const SETTLE: bool = core::mem::size_of::<T>() == 4;
+
+            fn round(x: f64) -> f64 {
+                x as T as f64
+            }
+
+            fn l(x: f64) -> T {
+                x as T
+            }
+
+            pub(super) fn ours(s: &Spec) -> Option<Box<dyn Shape<T>>> {
+                let p = |[x, y]: [f64; 2]| Point2::new(l(x), l(y));
+                Some(match s {
+                    Spec::Ball(r) => Box::new(Circle::new(l(*r)).ok()?),
+                    Spec::Cuboid([x, y]) => Box::new(Obb::new(Vector2::new(l(*x), l(*y))).ok()?),
+                    Spec::Capsule(h, r) => {
+                        Box::new(Capsule::new(p([0.0, -h]), p([0.0, *h]), l(*r)).ok()?)
+                    }
+                    Spec::Segment(a, b) => Box::new(Segment::new(p(*a), p(*b)).ok()?),
+                    Spec::Triangle([a, b, c]) => {
+                        Box::new(Triangle::new(p(*a), p(*b), p(*c)).ok()?)
+                    }
+                    Spec::Polygon(vs) => {
+                        let vs: Vec<Point2<T>> = vs.iter().map(|q| p(*q)).collect();
+                        Box::new(ConvexPolygon::new(&vs).ok()?)
+                    }
+                })
+            }
+
+            fn v([x, y]: [f64; 2]) -> Vector {
+                Vector::new(l(x), l(y))
+            }
+
+            fn theirs(s: &Spec) -> Option<Box<dyn ps::Shape>> {
+                Some(match s {
+                    Spec::Ball(r) => Box::new(ps::Ball::new(l(*r))),
+                    Spec::Cuboid(h) => Box::new(ps::Cuboid::new(v(*h))),
+                    Spec::Capsule(h, r) => {
+                        Box::new(ps::Capsule::new(v([0.0, -h]), v([0.0, *h]), l(*r)))
+                    }
+                    Spec::Segment(a, b) => Box::new(ps::Segment::new(v(*a), v(*b))),
+                    Spec::Triangle([a, b, c]) => Box::new(ps::Triangle::new(v(*a), v(*b), v(*c))),
+                    Spec::Polygon(vs) => Box::new(ps::ConvexPolygon::from_convex_polyline(
+                        vs.iter().map(|q| v(*q)).collect(),
+                    )?),
+                })
+            }
+
+            pub(super) fn pose_ours(p: &Placed) -> Isometry2<T> {
+                Isometry2::from_parts(
+                    Translation2::new(l(p.x), l(p.y)),
+                    UnitComplex::from_cos_sin_unchecked(l(p.cos), l(p.sin)),
+                )
+            }
+
+            fn pose_theirs(p: &Placed) -> Pose {
+                Pose::from_parts(v([p.x, p.y]), Rot2::from_cos_sin_unchecked(l(p.cos), l(p.sin)))
+            }
+
+            fn f(x: T) -> f64 {
+                f64::from(x)
+            }
+
+            /// See the macro's notes.
+            pub fn run(cases: usize, seed: u64, mode: Mode, keep: usize) -> Report {
+                let mut rng = Rng::new(seed);
+                let mut report = Report::default();
+                for case in 0..cases {
+                    let a = placed(&mut rng, mode, 1.0, round);
+                    let b = placed(&mut rng, mode, mode.scale_b, round);
+                    let (Some(oa), Some(ob), Some(ta), Some(tb)) =
+                        (ours(&a.spec), ours(&b.spec), theirs(&a.spec), theirs(&b.spec))
+                    else {
+                        continue;
+                    };
+                    let (pa, pb, qa, qb) = (pose_ours(&a), pose_ours(&b), pose_theirs(&a), pose_theirs(&b));
+                    let label = || format!("case {case}: {a:?} vs {b:?}");
+                    one_case(&mut rng, &mut report, keep, mode, (&a, &*oa, &pa, &*ta, &qa), (&b, &*ob, &pb, &*tb, &qb), &label);
+                }
+                report
+            }
+
+            type Side<'s> = (&'s Placed, &'s dyn Shape<T>, &'s Isometry2<T>, &'s dyn ps::Shape, &'s Pose);
+
+            fn cos(x: [f64; 2], y: [f64; 2]) -> f64 {
+                x[0] * y[0] + x[1] * y[1]
+            }
+
+            #[allow(clippy::too_many_lines)] // one comparison after another
+            fn one_case(
+                rng: &mut Rng,
+                report: &mut Report,
+                keep: usize,
+                mode: Mode,
+                (a, oa, pa, ta, qa): Side<'_>,
+                (b, ob, pb, tb, qb): Side<'_>,
+                label: &dyn Fn() -> String,
+            ) {
+                // What rounding the coordinates' magnitude allows on top of
+                // the tolerances: a few units of roundoff of the largest.
+                let slack = 8.0 * f64::from(T::EPSILON) * (mode.offset.abs() + 10.0 * mode.scale_b);
+                let len_tol = |x: f64| TOL.length * (1.0 + x.abs()) + slack;
+
+                // Distance first: the other comparisons skip touching cases.
+                let d_ours = f(narrowphase::distance(oa, pa, ob, pb).unwrap());
+                let d_theirs = f(query::distance(qa, ta, qb, tb).unwrap().distance);
+                report.checked[1] += 1;
+                if (d_ours - d_theirs).abs() > len_tol(d_theirs) {
+                    let r = if SETTLE { super::reference::distance(a, b) } else { f64::NAN };
+                    let settled = (d_ours - r).abs() <= len_tol(r) && (d_theirs - r).abs() > len_tol(r);
+                    report.flag(1, settled, format!("{}: ours {d_ours:e}, parry {d_theirs:e}, reference {r:e}", label()), keep);
+                }
+
+                let i_ours = narrowphase::intersects(oa, pa, ob, pb).unwrap();
+                let i_theirs = query::intersection_test(qa, ta, qb, tb).unwrap().intersecting;
+                let c_ours = narrowphase::contact(oa, pa, ob, pb).unwrap();
+                // Touching within rounding, either answer is right.
+                let near = d_ours.max(d_theirs) <= TOL.touch + slack
+                    && c_ours.map_or(true, |c| f(c.depth) <= TOL.touch + slack);
+                if !near {
+                    report.checked[0] += 1;
+                    if i_ours != i_theirs {
+                        // The reference: apart, overlapping, or touching
+                        // within rounding (either answer right).
+                        let settled = SETTLE && {
+                            let d = super::reference::distance(a, b);
+                            if d > slack {
+                                !i_ours
+                            } else {
+                                super::brute_depth(a, b).0 <= slack || i_ours
+                            }
+                        };
+                        report.flag(
+                            0,
+                            settled,
+                            format!("{}: ours {i_ours}, parry {i_theirs} (distance {d_ours:e})", label()),
+                            keep,
+                        );
+                    }
+                }
+
+                let c_theirs = query::contact(qa, ta, qb, tb, 0.0).unwrap();
+                if let (Some(c), Some(k)) = (c_ours, c_theirs) {
+                    let depth = -f(k.dist);
+                    if depth > 10.0 * (TOL.touch + slack) {
+                        report.checked[2] += 1;
+                        let ours_depth = f(c.depth);
+                        let (n_ours, n_theirs) = ([f(c.normal.x), f(c.normal.y)], [f(k.normal1.x), f(k.normal1.y)]);
+                        if (ours_depth - depth).abs() > len_tol(depth) || cos(n_ours, n_theirs) < 1.0 - TOL.normal {
+                            let (brute, dir) = super::brute_depth(a, b);
+                            let right = |d: f64, n: [f64; 2]| (d - brute).abs() <= len_tol(brute) && cos(n, dir) >= 1.0 - TOL.normal;
+                            let settled = right(ours_depth, n_ours) && !right(depth, n_theirs);
+                            report.flag(
+                                2,
+                                settled,
+                                format!(
+                                    "{}: depth ours {ours_depth:e}, parry {depth:e}, brute force {brute:e}; normals ours {n_ours:?}, parry {n_theirs:?}, brute force {dir:?}",
+                                    label()
+                                ),
+                                keep,
+                            );
+                        }
+                    }
+                }
+
+                // A ray from far out towards near B's centre.
+                let o = [round(mode.offset + rng.range(-8.0, 8.0)), round(mode.offset + rng.range(-8.0, 8.0))];
+                let at = [b.x + rng.range(-1.0, 1.0), b.y + rng.range(-1.0, 1.0)];
+                let dir = [round(at[0] - o[0]), round(at[1] - o[1])];
+                let speed = dir[0].hypot(dir[1]);
+                if speed > 1e-3 {
+                    let ray = Ray::new(Point2::new(l(o[0]), l(o[1])), Vector2::new(l(dir[0]), l(dir[1])));
+                    let r_ours = narrowphase::cast_ray(ob, pb, &ray, T::INFINITY, true)
+                        .unwrap()
+                        .map(|h| (f(h.toi), [f(h.normal.x), f(h.normal.y)]));
+                    let r_theirs = tb
+                        .cast_ray_and_get_normal(qb, &query::Ray::new(v(o), v(dir)), T::MAX, true)
+                        .map(|k| (f(k.time_of_impact), [f(k.normal.x), f(k.normal.y)]));
+                    report.checked[3] += 1;
+                    let t_tol = |t: f64| TOL.ray * (1.0 + t) + slack / speed;
+                    let same = |x: Option<(f64, [f64; 2])>, y: Option<(f64, [f64; 2])>| match (x, y) {
+                        (Some((s, m)), Some((t, n))) => (s - t).abs() <= t_tol(t) && (cos(m, n) >= 1.0 - TOL.normal || s <= 0.0),
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !same(r_ours, r_theirs) {
+                        let settled = SETTLE && {
+                            let r = super::reference::ray(b, o, dir);
+                            same(r_ours, r) && !same(r_theirs, r)
+                        };
+                        report.flag(
+                            3,
+                            settled,
+                            format!("{} ray {o:?} dir {dir:?}: ours {r_ours:?}, parry {r_theirs:?}", label()),
+                            keep,
+                        );
+                    }
+                }
+
+                // A linear cast: A flies towards B from farther out.
+                if d_ours > 1e-3 && d_theirs > 1e-3 {
+                    let vel = [round(b.x - a.x + rng.range(-1.0, 1.0)), round(b.y - a.y + rng.range(-1.0, 1.0))];
+                    let max_toi = 2.0;
+                    let h_ours = narrowphase::cast_shapes(
+                        oa,
+                        pa,
+                        &Vector2::new(l(vel[0]), l(vel[1])),
+                        ob,
+                        pb,
+                        &Vector2::zeros(),
+                        l(max_toi),
+                        ShapeCastOptions::default(),
+                    )
+                    .unwrap()
+                    .map(|h| f(h.toi));
+                    let h_theirs = query::cast_shapes(
+                        qa,
+                        v(vel),
+                        ta,
+                        qb,
+                        v([0.0, 0.0]),
+                        tb,
+                        query::ShapeCastOptions::with_max_time_of_impact(l(max_toi)),
+                    )
+                    .unwrap()
+                    .map(|k| f(k.time_of_impact));
+                    report.checked[4] += 1;
+                    let speed = vel[0].hypot(vel[1]).max(1e-3);
+                    let same = |x: Option<f64>, y: Option<f64>| match (x, y) {
+                        (Some(s), Some(t)) => (s - t).abs() <= TOL.cast + slack / speed,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !same(h_ours, h_theirs) {
+                        // The reference time; a grazing cast (a hit for one,
+                        // a miss for the other) is settled by the distance
+                        // at the reported time too.
+                        // (Only the f32 run is settled so: the f64 run's
+                        // reference would be the answer under test.)
+                        let r = super::reference::cast(a, b, vel, max_toi);
+                        let grazing = match (h_ours, r) {
+                            (None, Some(t)) => super::reference::distance_moved(a, b, vel, t) <= len_tol(0.0),
+                            (Some(t), None) => super::reference::distance_moved(a, b, vel, t) <= len_tol(0.0),
+                            _ => false,
+                        };
+                        let settled = SETTLE && (same(h_ours, r) || grazing) && !same(h_theirs, r);
+                        report.flag(
+                            4,
+                            settled,
+                            format!("{} vel {vel:?}: ours {h_ours:?}, parry {h_theirs:?}, reference {r:?}", label()),
+                            keep,
+                        );
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// kasanari's f64 answers on the same (rounded) inputs: the reference that
+/// settles an f32 disagreement (the f64 answers are themselves compared
+/// with parry's and the brute force by the f64 runs).
+mod reference {
+    use kasanari::nalgebra::{Isometry2, Point2, Translation2, Vector2};
+    use kasanari::narrowphase::{self, ShapeCastOptions};
+    use kasanari::shape::Ray;
+
+    use super::Placed;
+    use super::f64_run::{ours, pose_ours};
+
+    pub fn distance(a: &Placed, b: &Placed) -> f64 {
+        let (oa, ob) = (ours(&a.spec).unwrap(), ours(&b.spec).unwrap());
+        narrowphase::distance(&*oa, &pose_ours(a), &*ob, &pose_ours(b)).unwrap()
+    }
+
+    /// The distance once A has moved by `vel · t`.
+    pub fn distance_moved(a: &Placed, b: &Placed, vel: [f64; 2], t: f64) -> f64 {
+        let (oa, ob) = (ours(&a.spec).unwrap(), ours(&b.spec).unwrap());
+        let pa = pose_ours(a);
+        let moved = Isometry2::from_parts(
+            Translation2::new(pa.translation.x + vel[0] * t, pa.translation.y + vel[1] * t),
+            pa.rotation,
+        );
+        narrowphase::distance(&*oa, &moved, &*ob, &pose_ours(b)).unwrap()
+    }
+
+    pub fn ray(b: &Placed, o: [f64; 2], dir: [f64; 2]) -> Option<(f64, [f64; 2])> {
+        let ob = ours(&b.spec).unwrap();
+        let ray = Ray::new(Point2::new(o[0], o[1]), Vector2::new(dir[0], dir[1]));
+        narrowphase::cast_ray(&*ob, &pose_ours(b), &ray, f64::INFINITY, true)
+            .unwrap()
+            .map(|h| (h.toi, [h.normal.x, h.normal.y]))
+    }
+
+    pub fn cast(a: &Placed, b: &Placed, vel: [f64; 2], max_toi: f64) -> Option<f64> {
+        let (oa, ob) = (ours(&a.spec).unwrap(), ours(&b.spec).unwrap());
+        narrowphase::cast_shapes(
+            &*oa,
+            &pose_ours(a),
+            &Vector2::new(vel[0], vel[1]),
+            &*ob,
+            &pose_ours(b),
+            &Vector2::zeros(),
+            max_toi,
+            ShapeCastOptions::default(),
+        )
+        .unwrap()
+        .map(|h| h.toi)
+    }
+}
+
+peer!(f32_run, f32, parry2d, super::F32);
+peer!(f64_run, f64, parry2d_f64, super::F64);
