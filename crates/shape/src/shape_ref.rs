@@ -56,6 +56,7 @@ impl<'a, T: Real> ShapeRef<'a, T> {
     /// `data` is of its type; `None` otherwise (a user kind, or data that does
     /// not match its kind).
     #[must_use]
+    #[inline] // a user kind's default `as_builtin` then folds to `None`
     pub fn from_kind(kind: ShapeKind, data: &'a dyn Any) -> Option<Self> {
         Some(match kind {
             ShapeKind::POINT => Self::Point(data.downcast_ref()?),
