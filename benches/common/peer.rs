@@ -3,7 +3,11 @@
 //! `tests/peer.rs` (short runs in CI): random pairs of the six kinds both
 //! libraries have (ball, cuboid, capsule, segment, triangle, convex polygon)
 //! at random poses, and every query both answer: intersection, distance,
-//! contact depth and normal, a ray cast, a linear shape cast.
+//! contact depth and normal, a ray cast, a linear shape cast. Two contracts
+//! parry does not share are checked against the brute force alone: the
+//! closest points (each on its shape's boundary, as far apart as the
+//! distance, the normal along them) and a shape cast's witness points (each
+//! on its shape at the time of impact, the two together).
 //!
 //! Every case is drawn in plain `f64` numbers and rounded once to the
 //! precision under test, so that both libraries (and the brute force below)
@@ -23,7 +27,15 @@
 use kasanari_benches::Rng;
 
 /// The queries compared, in report order.
-pub const QUERIES: [&str; 5] = ["intersects", "distance", "contact", "ray", "cast"];
+pub const QUERIES: [&str; 7] = [
+    "intersects",
+    "distance",
+    "contact",
+    "ray",
+    "cast",
+    "closest points",
+    "cast witnesses",
+];
 
 /// Where the pairs are drawn.
 #[derive(Debug, Clone, Copy)]
@@ -276,13 +288,50 @@ pub fn brute_depth(a: &Placed, b: &Placed) -> (f64, [f64; 2]) {
     best
 }
 
+/// The signed distance from `p` to a placed shape moved by `shift` (negative
+/// inside), by brute force from its outline: the distance to the nearest
+/// side (or vertex), negated inside a polygon, less the radius.
+pub fn signed_distance(p: [f64; 2], shape: &Placed, shift: [f64; 2]) -> f64 {
+    let (vs, r) = outline(shape);
+    let vs: Vec<[f64; 2]> = vs
+        .iter()
+        .map(|v| [v[0] + shift[0], v[1] + shift[1]])
+        .collect();
+    let to_side = |a: [f64; 2], b: [f64; 2]| {
+        let (e, w) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
+        let ee = e[0] * e[0] + e[1] * e[1];
+        let u = if ee > 0.0 {
+            ((w[0] * e[0] + w[1] * e[1]) / ee).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (w[0] - u * e[0]).hypot(w[1] - u * e[1])
+    };
+    let d = match vs.len() {
+        1 => (p[0] - vs[0][0]).hypot(p[1] - vs[0][1]),
+        2 => to_side(vs[0], vs[1]),
+        n => {
+            let nearest = (0..n)
+                .map(|i| to_side(vs[i], vs[(i + 1) % n]))
+                .fold(f64::MAX, f64::min);
+            // Counter-clockwise: inside when left of every side.
+            let inside = (0..n).all(|i| {
+                let (a, b) = (vs[i], vs[(i + 1) % n]);
+                (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0.0
+            });
+            if inside { -nearest } else { nearest }
+        }
+    };
+    d - r
+}
+
 /// What a run found.
 #[derive(Debug, Default)]
 pub struct Report {
     /// Per query (in [`QUERIES`] order), the cases compared.
-    pub checked: [usize; 5],
+    pub checked: [usize; 7],
     /// Per query, the disagreements.
-    pub flagged: [usize; 5],
+    pub flagged: [usize; 7],
     /// Disagreements where kasanari's answer is the reference's and
     /// parry's is not.
     pub settled: usize,
@@ -449,6 +498,34 @@ macro_rules! peer {
                     report.flag(1, settled, format!("{}: ours {d_ours:e}, parry {d_theirs:e}, reference {r:e}", label()), keep);
                 }
 
+                // The closest points: each on its shape's boundary, as far
+                // apart as the distance, the normal along them.
+                if d_ours > 10.0 * len_tol(0.0) {
+                    report.checked[5] += 1;
+                    if let narrowphase::ClosestPoints::WithinMargin { point_a, point_b, normal, distance } =
+                        narrowphase::closest_points(oa, pa, ob, pb, T::INFINITY).unwrap()
+                    {
+                        let (qa_, qb_) = ([f(point_a.x), f(point_a.y)], [f(point_b.x), f(point_b.y)]);
+                        let (sa, sb) = (super::signed_distance(qa_, a, [0.0; 2]), super::signed_distance(qb_, b, [0.0; 2]));
+                        let gap = [qb_[0] - qa_[0], qb_[1] - qa_[1]];
+                        let len = gap[0].hypot(gap[1]);
+                        let along = cos([f(normal.x), f(normal.y)], [gap[0] / len, gap[1] / len]);
+                        if sa.abs() > len_tol(0.0)
+                            || sb.abs() > len_tol(0.0)
+                            || (len - f(distance)).abs() > len_tol(len)
+                            || along < 1.0 - TOL.normal
+                        {
+                            report.flag(
+                                5,
+                                false,
+                                format!("{}: points {qa_:?} (off A by {sa:e}) and {qb_:?} (off B by {sb:e}), {len:e} apart for a distance {}, normal along them {along}", label(), f(distance)),
+                                keep,
+                            );
+                        }
+                    } else {
+                        report.flag(5, false, format!("{}: apart by {d_ours:e} but no closest points", label()), keep);
+                    }
+                }
                 let i_ours = narrowphase::intersects(oa, pa, ob, pb).unwrap();
                 let i_theirs = query::intersection_test(qa, ta, qb, tb).unwrap().intersecting;
                 let c_ours = narrowphase::contact(oa, pa, ob, pb).unwrap();
@@ -549,8 +626,28 @@ macro_rules! peer {
                         l(max_toi),
                         ShapeCastOptions::default(),
                     )
-                    .unwrap()
-                    .map(|h| f(h.toi));
+                    .unwrap();
+                    // The witness points: each on its shape at the time of
+                    // impact (A moved by `vel · toi`), the two together.
+                    if let Some(h) = &h_ours {
+                        report.checked[6] += 1;
+                        let t = f(h.toi);
+                        let (wa, wb) = ([f(h.point_a.x), f(h.point_a.y)], [f(h.point_b.x), f(h.point_b.y)]);
+                        let sa = super::signed_distance(wa, a, [vel[0] * t, vel[1] * t]);
+                        let sb = super::signed_distance(wb, b, [0.0; 2]);
+                        let apart = (wb[0] - wa[0]).hypot(wb[1] - wa[1]);
+                        // The motion's rounding scales with its length.
+                        let tol = len_tol(0.0) + TOL.length * vel[0].hypot(vel[1]) * t;
+                        if sa.abs() > tol || sb.abs() > tol || apart > tol {
+                            report.flag(
+                                6,
+                                false,
+                                format!("{} vel {vel:?}: at toi {t:e} the witnesses {wa:?} (off A by {sa:e}) and {wb:?} (off B by {sb:e}) are {apart:e} apart", label()),
+                                keep,
+                            );
+                        }
+                    }
+                    let h_ours = h_ours.map(|h| f(h.toi));
                     let h_theirs = query::cast_shapes(
                         qa,
                         v(vel),
