@@ -579,6 +579,70 @@ fn one_sided<T: Real>(best: &mut CoreSat<T>, axis: Vector2<T>, sep: T) -> bool {
     false
 }
 
+/// One polygon's faces in [`polygon_sat`] (A's, or B's): each face's
+/// outward normal (its own frame), the offset that turns the other
+/// polygon's least projection on it into the separation, the axis to report
+/// (in A's frame, from A towards B) and the face's name.
+struct Faces<N, O, X, F> {
+    normal: N,
+    offset: O,
+    axis: X,
+    face: F,
+}
+
+impl<N, O, X, F> Faces<N, O, X, F> {
+    /// The separation along each of the `count` faces (the other polygon
+    /// `other`'s lowest vertex along the normal turned into its frame by
+    /// `into_other`, plus the offset), each considered by `best`; `Some`
+    /// when `best` answers early (apart). A big `other` is climbed, as the
+    /// normals turn counter-clockwise (`linear.rs`); a small one is
+    /// projected eight normals at a time (`lanes.rs`).
+    #[inline(always)]
+    fn against<const FACE: bool, T: Real>(
+        &self,
+        count: usize,
+        other: &impl Polygonal<T>,
+        into_other: &nalgebra::UnitComplex<T>,
+        best: &mut BestFace<T>,
+    ) -> Option<(CoreSat<T>, ContactFace)>
+    where
+        N: Fn(usize) -> Vector2<T>,
+        O: Fn(usize, &Vector2<T>) -> T,
+        X: Fn(usize) -> Vector2<T>,
+        F: Fn(usize) -> ContactFace,
+    {
+        if other.core_vertex_count() > SCAN_UP_TO {
+            let mut low = Extreme::default();
+            for i in 0..count {
+                let n = (self.normal)(i);
+                let sep =
+                    low.min(other, &into_other.inverse_transform_vector(&n)) + (self.offset)(i, &n);
+                let out = best.consider::<FACE>(sep, || (self.axis)(i), (self.face)(i));
+                if out.is_some() {
+                    return out;
+                }
+            }
+        } else {
+            for first in (0..count).step_by(LANES) {
+                let lanes = (count - first).min(LANES);
+                let low = Axes::new(lanes, |k| {
+                    into_other.inverse_transform_vector(&(self.normal)(first + k))
+                })
+                .least(other);
+                for (k, low) in low.iter().enumerate().take(lanes) {
+                    let i = first + k;
+                    let sep = *low + (self.offset)(i, &(self.normal)(i));
+                    let out = best.consider::<FACE>(sep, || (self.axis)(i), (self.face)(i));
+                    if out.is_some() {
+                        return out;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
 /// Two polygons with outward edge normals: along A's normal `n` of the edge
 /// from vertex `v`, A reaches exactly `v · n`, so only B is projected: the
 /// separation is `min over B of (b − v) · n` (and likewise along B's normals).
@@ -594,71 +658,33 @@ fn polygon_sat<const FACE: bool, T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     b: &B,
     b_in_a: &Isometry2<T>,
 ) -> (CoreSat<T>, ContactFace) {
-    let (na, nb) = (a.core_vertex_count(), b.core_vertex_count());
     let mut best = BestFace::<T>::default();
-    // A's faces: B's lowest vertex along each normal, in B's frame. Climbed
-    // to for a big core, as the normals turn counter-clockwise (`linear.rs`);
-    // for a small one eight normals at a time (`lanes.rs`).
+    // A's faces: B's lowest vertex along each normal, in B's frame.
     let rot = &b_in_a.rotation;
     let t = b_in_a.translation.vector;
-    let offset_a = |i: usize, n: &Vector2<T>| (t - a.core_vertex(i).coords).dot(n);
-    if nb > SCAN_UP_TO {
-        let mut low_b = Extreme::default();
-        for i in 0..na {
-            let n = a.core_axis(i);
-            let sep = low_b.min(b, &rot.inverse_transform_vector(&n)) + offset_a(i, &n);
-            if let Some(out) = best.consider::<FACE>(sep, || n, ContactFace::OfA(i)) {
-                return out;
-            }
-        }
-    } else {
-        for first in (0..na).step_by(LANES) {
-            let count = (na - first).min(LANES);
-            let low = Axes::new(count, |k| {
-                rot.inverse_transform_vector(&a.core_axis(first + k))
-            })
-            .least(b);
-            for (k, low) in low.iter().enumerate().take(count) {
-                let i = first + k;
-                let n = a.core_axis(i);
-                if let Some(out) =
-                    best.consider::<FACE>(*low + offset_a(i, &n), || n, ContactFace::OfA(i))
-                {
-                    return out;
-                }
-            }
-        }
+    let faces_of_a = Faces {
+        normal: |i: usize| a.core_axis(i),
+        offset: |i: usize, n: &Vector2<T>| (t - a.core_vertex(i).coords).dot(n),
+        axis: |i: usize| a.core_axis(i),
+        face: ContactFace::OfA,
+    };
+    if let Some(out) = faces_of_a.against::<FACE, _>(a.core_vertex_count(), b, rot, &mut best) {
+        return out;
     }
     // B's faces, in B's frame: A's lowest vertex along each normal. The
     // axis is from A towards B: against B's outward normal, in A's frame.
     let a_in_b = b_in_a.inverse();
-    let (rot_b, t_b) = (&a_in_b.rotation, a_in_b.translation.vector);
-    let offset_b = |j: usize, n: &Vector2<T>| (t_b - b.core_vertex(j).coords).dot(n);
-    let axis_b = |j: usize| -(rot * b.core_axis(j));
-    if na > SCAN_UP_TO {
-        let mut low_a = Extreme::default();
-        for j in 0..nb {
-            let n = b.core_axis(j);
-            let sep = low_a.min(a, &rot_b.inverse_transform_vector(&n)) + offset_b(j, &n);
-            if let Some(out) = best.consider::<FACE>(sep, || axis_b(j), ContactFace::OfB(j)) {
-                return out;
-            }
-        }
-    } else {
-        for first in (0..nb).step_by(LANES) {
-            let count = (nb - first).min(LANES);
-            let low = Axes::new(count, |k| {
-                rot_b.inverse_transform_vector(&b.core_axis(first + k))
-            })
-            .least(a);
-            for (k, low) in low.iter().enumerate().take(count) {
-                let j = first + k;
-                let sep = *low + offset_b(j, &b.core_axis(j));
-                if let Some(out) = best.consider::<FACE>(sep, || axis_b(j), ContactFace::OfB(j)) {
-                    return out;
-                }
-            }
-        }
+    let t_b = a_in_b.translation.vector;
+    let faces_of_b = Faces {
+        normal: |j: usize| b.core_axis(j),
+        offset: |j: usize, n: &Vector2<T>| (t_b - b.core_vertex(j).coords).dot(n),
+        axis: |j: usize| -(rot * b.core_axis(j)),
+        face: ContactFace::OfB,
+    };
+    if let Some(out) =
+        faces_of_b.against::<FACE, _>(b.core_vertex_count(), a, &a_in_b.rotation, &mut best)
+    {
+        return out;
     }
     let found = if best.sep > T::zero() {
         CoreSat::Separated {
