@@ -32,7 +32,7 @@ fn main() {
         );
     }
     println!(
-        "{} of the disagreements settled: kasanari's answer is the reference's, parry's is not",
+        "{} of the disagreements settled: kasanari's answer is the reference's",
         report.settled
     );
     if report.unexplained() > 0 {
