@@ -901,7 +901,46 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             vertex_of_b(j, &s, &mut best);
         }
     }
-    best.0
+    // Two vertices are the closest pair only if neither projects strictly
+    // inside an edge of the other ending at the other vertex (else that
+    // edge's point is strictly nearer). Rounding can still pick them: when
+    // the edge's point is within an ulp of squared distance of the vertex
+    // (an f32 segment's end 1.2e-4 along a capsule's core from the core's
+    // end, 0.39 away: both squared distances 0.1547 to the last bit, and the
+    // normal from the two vertices 3e-4 rad off the core's, found by the
+    // check against parry). The edge's pair then, whose normal is exact.
+    let ((pa, pb, edge), _) = best;
+    if edge.is_none() && ea > 0 && eb > 0 {
+        // The edges at a vertex: the one it starts and the one it ends.
+        let edges_at = |v: usize, n: usize, edges: usize| {
+            [v, (v + n - 1) % n].into_iter().filter(move |&k| k < edges)
+        };
+        if let Some(j) = (0..nb).find(|&j| vb(j) == pb) {
+            for k in edges_at(j, nb, eb) {
+                let (q0, q1) = (vb(k), vb(k + 1));
+                if let Some(e) = inside(&pa, q0, q1, false) {
+                    return (
+                        pa,
+                        shape::dim2::closest_point_on_segment(&q0, &q1, &pa),
+                        Some(e),
+                    );
+                }
+            }
+        }
+        if let Some(i) = (0..na).find(|&i| a.core_vertex(i) == pa) {
+            for k in edges_at(i, na, ea) {
+                let (p0, p1) = (a.core_vertex(k), a.core_vertex((k + 1) % na));
+                if let Some(e) = inside(&pb, p0, p1, true) {
+                    return (
+                        shape::dim2::closest_point_on_segment(&p0, &p1, &pb),
+                        pb,
+                        Some(e),
+                    );
+                }
+            }
+        }
+    }
+    (pa, pb, edge)
 }
 
 /// The direction (A → B) and distance of the closest core points `pa`, `pb`

@@ -122,3 +122,61 @@ fn polygon_touching_an_ellipse_is_at_rounding_distance() {
         assert!(hit && c.depth <= 1e-12, "{c:?}");
     }
 }
+
+/// Found by the check against parry (`benches/tests/peer.rs`, f32): a
+/// segment whose end is 0.39 from a capsule's core, 1.2e-4 along the core
+/// from the core's end. In f32 the end's squared distance to the core's end
+/// and to its nearest point on the core round to the same number, the pair
+/// of vertices was kept, and the contact normal, taken from them, was 3e-4
+/// rad off the core's normal (0.17 deep, so the overlap along it was 7e-4
+/// more than the depth). A vertex that projects strictly inside an edge
+/// ending at the other vertex now takes the edge's point, and its normal.
+fn segment_end_near_a_capsule_core_end_gets_the_core_normal<T: Real>() {
+    let l = T::lit;
+    let p = |x: f64, y: f64| Point2::new(l(x), l(y));
+    let h = 1.221_982_002_258_300_8;
+    let capsule = Capsule::new(p(0.0, -h), p(0.0, h), l(0.562_931_895_256_042_5)).unwrap();
+    let segment = Segment::new(
+        p(0.325_159_192_085_266_1, -0.461_594_194_173_812_87),
+        p(0.884_352_624_416_351_3, -0.819_683_909_416_198_7),
+    )
+    .unwrap();
+    let pose = |x: f64, y: f64, c: f64, s: f64| {
+        Isometry2::from_parts(
+            nalgebra::Translation2::new(l(x), l(y)),
+            nalgebra::UnitComplex::from_cos_sin_unchecked(l(c), l(s)),
+        )
+    };
+    let pc = pose(
+        -0.436_132_282_018_661_5,
+        2.109_651_088_714_599_6,
+        -0.868_140_041_828_155_5,
+        -0.496_319_323_778_152_47,
+    );
+    let ps = pose(
+        0.136_063_575_744_628_9,
+        2.497_820_138_931_274_4,
+        -0.998_441_100_120_544_4,
+        0.055_815_976_113_080_98,
+    );
+    // The capsule's side normal, out of it towards the segment: its local +x.
+    let side = -(pc.rotation * Vector2::x());
+    let table = narrowphase::DispatchTable::<T>::shared();
+    for (contact, expected) in [
+        (table.contact(&capsule, &pc, &segment, &ps), side),
+        (table.contact(&segment, &ps, &capsule, &pc), -side),
+    ] {
+        let c = contact.unwrap().unwrap();
+        // The normal from A to B is the side normal to 1e-6 in both
+        // precisions (it was 3e-4 rad off in f32; the poses' rotations,
+        // rounded from f32, are unit only to 3e-9 in f64), and the depth
+        // 0.1696668.
+        let expected = expected.normalize();
+        assert!((c.normal.into_inner() - expected).norm() < l(1e-6), "{c:?}");
+        assert!(Float::abs(c.depth - l(0.169_666_8)) < l(1e-6), "{c:?}");
+    }
+}
+shape::for_each_precision!(
+    segment_near_capsule_core_end,
+    segment_end_near_a_capsule_core_end_gets_the_core_normal
+);
