@@ -455,9 +455,9 @@ macro_rules! peer {
 
             type T = $T;
             const TOL: Tolerances = $tol;
-            /// Whether disagreements other than contact depths are settled
-            /// by kasanari's f64 answers (the f32 run).
-            const SETTLE: bool = core::mem::size_of::<T>() == 4;
+            /// Whether ray disagreements are settled by kasanari's f64 rays
+            /// (the f32 run; the f64 run's would be the answer under test).
+            const RAY_REFERENCE: bool = core::mem::size_of::<T>() == 4;
 
             fn round(x: f64) -> f64 {
                 x as T as f64
@@ -674,8 +674,8 @@ macro_rules! peer {
                     if !same(r_ours, r_theirs) {
                         // (Only the f32 run has a reference: the f64 run's
                         // would be the answer under test.)
-                        let r = if SETTLE { super::reference::ray(b, o, dir) } else { None };
-                        let right = SETTLE && same(r_ours, r);
+                        let r = if RAY_REFERENCE { super::reference::ray(b, o, dir) } else { None };
+                        let right = RAY_REFERENCE && same(r_ours, r);
                         report.flag(
                             3,
                             right,
