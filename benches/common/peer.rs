@@ -301,47 +301,22 @@ pub fn overlap_along(a: &Placed, b: &Placed, n: [f64; 2]) -> f64 {
 /// other, less the radii.
 pub fn brute_distance(a: &Placed, b: &Placed) -> f64 {
     let ((va, ra), (vb, rb)) = (outline(a), outline(b));
-    let sides = |vs: &[[f64; 2]]| -> Vec<([f64; 2], [f64; 2])> {
-        match vs.len() {
-            1 => vec![(vs[0], vs[0])],
-            2 => vec![(vs[0], vs[1])],
-            n => (0..n).map(|i| (vs[i], vs[(i + 1) % n])).collect(),
-        }
-    };
-    let point_side = |p: [f64; 2], (a, b): ([f64; 2], [f64; 2])| {
-        let (e, w) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
-        let ee = e[0] * e[0] + e[1] * e[1];
-        let u = if ee > 0.0 {
-            ((w[0] * e[0] + w[1] * e[1]) / ee).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (w[0] - u * e[0]).hypot(w[1] - u * e[1])
-    };
-    let orient = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
-        (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    };
-    let crossing = |(p, q): ([f64; 2], [f64; 2]), (r, t): ([f64; 2], [f64; 2])| {
+    let crossing = |(p, q): Side, (r, t): Side| {
         let (d1, d2) = (orient(p, q, r), orient(p, q, t));
         let (d3, d4) = (orient(r, t, p), orient(r, t, q));
         ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
             && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
     };
-    // Counter-clockwise polygons: inside when left of every side.
-    let inside = |p: [f64; 2], vs: &[[f64; 2]]| {
-        vs.len() >= 3 && (0..vs.len()).all(|i| orient(vs[i], vs[(i + 1) % vs.len()], p) >= 0.0)
-    };
-    let (sa, sb) = (sides(&va), sides(&vb));
     let mut core = f64::MAX;
-    for &x in &sa {
-        for &y in &sb {
+    for x in sides(&va) {
+        for y in sides(&vb) {
             let d = if crossing(x, y) {
                 0.0
             } else {
-                point_side(x.0, y)
-                    .min(point_side(x.1, y))
-                    .min(point_side(y.0, x))
-                    .min(point_side(y.1, x))
+                point_to_side(x.0, y)
+                    .min(point_to_side(x.1, y))
+                    .min(point_to_side(y.0, x))
+                    .min(point_to_side(y.1, x))
             };
             core = core.min(d);
         }
@@ -350,6 +325,42 @@ pub fn brute_distance(a: &Placed, b: &Placed) -> f64 {
         core = 0.0;
     }
     (core - ra - rb).max(0.0)
+}
+
+/// A side of an outline: its two ends.
+type Side = ([f64; 2], [f64; 2]);
+
+/// An outline's sides: a point is one side of no length, two vertices one
+/// side, a polygon its closed ring.
+fn sides(vs: &[[f64; 2]]) -> Vec<Side> {
+    match vs.len() {
+        1 => vec![(vs[0], vs[0])],
+        2 => vec![(vs[0], vs[1])],
+        n => (0..n).map(|i| (vs[i], vs[(i + 1) % n])).collect(),
+    }
+}
+
+/// The distance from `p` to the side `(a, b)`.
+fn point_to_side(p: [f64; 2], (a, b): Side) -> f64 {
+    let (e, w) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
+    let ee = e[0] * e[0] + e[1] * e[1];
+    let u = if ee > 0.0 {
+        ((w[0] * e[0] + w[1] * e[1]) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (w[0] - u * e[0]).hypot(w[1] - u * e[1])
+}
+
+/// Twice the signed area of `(a, b, c)`: positive when `c` is left of `a → b`.
+fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+}
+
+/// Whether `p` is in the counter-clockwise polygon `vs` (left of every
+/// side); never for a point or a segment.
+fn inside(p: [f64; 2], vs: &[[f64; 2]]) -> bool {
+    vs.len() >= 3 && (0..vs.len()).all(|i| orient(vs[i], vs[(i + 1) % vs.len()], p) >= 0.0)
 }
 
 /// `p` moved by `d`.
@@ -365,36 +376,12 @@ pub fn moved(p: &Placed, d: [f64; 2]) -> Placed {
 /// inside), by brute force from its outline: the distance to the nearest
 /// side (or vertex), negated inside a polygon, less the radius.
 pub fn signed_distance(p: [f64; 2], shape: &Placed, shift: [f64; 2]) -> f64 {
-    let (vs, r) = outline(shape);
-    let vs: Vec<[f64; 2]> = vs
-        .iter()
-        .map(|v| [v[0] + shift[0], v[1] + shift[1]])
-        .collect();
-    let to_side = |a: [f64; 2], b: [f64; 2]| {
-        let (e, w) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
-        let ee = e[0] * e[0] + e[1] * e[1];
-        let u = if ee > 0.0 {
-            ((w[0] * e[0] + w[1] * e[1]) / ee).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (w[0] - u * e[0]).hypot(w[1] - u * e[1])
-    };
-    let d = match vs.len() {
-        1 => (p[0] - vs[0][0]).hypot(p[1] - vs[0][1]),
-        2 => to_side(vs[0], vs[1]),
-        n => {
-            let nearest = (0..n)
-                .map(|i| to_side(vs[i], vs[(i + 1) % n]))
-                .fold(f64::MAX, f64::min);
-            // Counter-clockwise: inside when left of every side.
-            let inside = (0..n).all(|i| {
-                let (a, b) = (vs[i], vs[(i + 1) % n]);
-                (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0.0
-            });
-            if inside { -nearest } else { nearest }
-        }
-    };
+    let (vs, r) = outline(&moved(shape, shift));
+    let nearest = sides(&vs)
+        .into_iter()
+        .map(|side| point_to_side(p, side))
+        .fold(f64::MAX, f64::min);
+    let d = if inside(p, &vs) { -nearest } else { nearest };
     d - r
 }
 
