@@ -40,9 +40,10 @@
 //! 1. start at the vertex of `D` extreme along `−n₀` (A's first edge normal):
 //!    A's vertex 0 and B's vertex lowest along `n₀`;
 //! 2. repeatedly take whichever of the two current edges (B's `bⱼ → bⱼ₊₁`,
-//!    or `−A`'s `−aₖ → −aₖ₊₁`) turns first, by the sign of their cross
-//!    product (both lie within half a turn ahead of the last edge taken, so
-//!    the sign orders their angles), until both have gone round;
+//!    or `−A`'s `−aₖ → −aₖ₊₁`) turns first, by the sign of the cross
+//!    product of their outward normals (both lie within half a turn ahead
+//!    of the last edge taken, so the sign orders their angles), until both
+//!    have gone round;
 //! 3. each edge taken is one (vertex, edge) pair: its point–segment distance
 //!    is a candidate, unless the distance from the vertex to the edge's
 //!    *line* (a lower bound) already exceeds the best found.
@@ -54,7 +55,10 @@
 //! that form `D`'s boundary). The walk is a closed chain of genuine
 //! (vertex, edge) pairs whatever the rounding of the cross products: a wrong
 //! decision between two edges parallel to rounding moves the chain off `D`'s
-//! boundary by a sliver as thin as that rounding.
+//! boundary by a sliver as thin as that rounding. That holds because the
+//! turns are decided on the stored unit normals, each known to the
+//! precision's rounding whatever its edge's length; the edge vectors of
+//! placed vertices are not (module code, step 2).
 //!
 //! # Also here
 //!
@@ -164,6 +168,8 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     let (mut taken_a, mut taken_b) = (0, 0);
     let (mut a0, mut a1) = (a.core_vertex(0), a.core_vertex(1 % na));
     let (mut b0, mut b1) = (vb(j), vb((j + 1) % nb));
+    // A's current edge normal in B's frame, for the turn test.
+    let mut na_in_b = s0;
     // The best pair so far and its squared distance.
     let mut best = ((a0, b0, None), (b0 - a0).norm_squared());
     let inside = |v: &Point2<T>, e0: Point2<T>, e1: Point2<T>, of_a: bool| -> InsideEdge<T> {
@@ -173,8 +179,15 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
     };
     while taken_a < na || taken_b < nb {
         // 2. −A's edge is `a0 − a1`, B's `b1 − b0`: B's first when −A's
-        // turns counter-clockwise of it.
-        let take_b = taken_a == na || (taken_b < nb && (b1 - b0).perp(&(a0 - a1)) > T::zero());
+        // turns counter-clockwise of it, that is when B's outward normal
+        // turns counter-clockwise of A's (`(b1 − b0)⊥(a0 − a1) = nₐ⊥n_b`:
+        // each edge is its normal turned a quarter). The stored normals,
+        // compared in B's frame, decide: the difference of two placed
+        // vertices would not, as a short edge of B placed far from the
+        // origin rounds to any direction, or to zero, which took every
+        // edge of A at one vertex of B and walked off D (an f32 1008-gon
+        // with edges of 1e-5 at 5 from A, 0.0074 too far).
+        let take_b = taken_a == na || (taken_b < nb && na_in_b.perp(&b.core_axis(j)) > T::zero());
         if take_b {
             // 3. A's vertex a0 against B's edge b0 → b1; the distance to the
             // edge's line bounds the distance to the edge from below.
@@ -205,6 +218,7 @@ pub(crate) fn walk_closest<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
             k = if k + 1 == na { 0 } else { k + 1 };
             a0 = a1;
             a1 = a.core_vertex(if k + 1 == na { 0 } else { k + 1 });
+            na_in_b = b_in_a.rotation.inverse_transform_vector(&a.core_axis(k));
         }
     }
     best.0
@@ -320,6 +334,103 @@ mod tests {
         ConvexPolygon::from_hull(&pts).unwrap()
     }
 
+    /// Points on an ellipse at random angles, each followed by a twin a
+    /// tiny turn further on (`10^gap` radians for each of `gaps` in turn;
+    /// edges of about `r·10^gap`), hulled in
+    /// the precision `T`: a polygon with clusters of very short edges
+    /// (`None` when the points span no area).
+    fn twinned<T: Real>(
+        angles: &[f64],
+        gaps: &[f64],
+        r: f64,
+        squash: f64,
+    ) -> Option<ConvexPolygon<T>> {
+        let mut t: Vec<f64> = angles
+            .iter()
+            .zip(gaps.iter().cycle())
+            .flat_map(|(a, g)| [*a, a + 10f64.powf(*g)])
+            .collect();
+        t.sort_by(f64::total_cmp);
+        let pts: Vec<Point2<T>> = t
+            .iter()
+            .map(|a| Point2::new(T::lit(r * a.cos()), T::lit(r * squash * a.sin())))
+            .collect();
+        ConvexPolygon::from_hull(&pts).ok()
+    }
+
+    /// The least distance over all (vertex, edge) pairs of two placed
+    /// polygons, in f64 from the stored numbers.
+    fn brute_distance<T: Real>(
+        a: &ConvexPolygon<T>,
+        b: &ConvexPolygon<T>,
+        m: &Isometry2<f64>,
+    ) -> f64 {
+        let f = |p: &Point2<T>| Point2::new(p.x.as_f64(), p.y.as_f64());
+        let av: Vec<Point2<f64>> = a.vertices().iter().map(f).collect();
+        let bv: Vec<Point2<f64>> = b.vertices().iter().map(|p| m * f(p)).collect();
+        let closest = |p: &Point2<f64>, vs: &[Point2<f64>]| {
+            (0..vs.len())
+                .map(|i| {
+                    let q =
+                        shape::dim2::closest_point_on_segment(&vs[i], &vs[(i + 1) % vs.len()], p);
+                    (q - p).norm()
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        av.iter()
+            .map(|p| closest(p, &bv))
+            .chain(bv.iter().map(|q| closest(q, &av)))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The walk between a small polygon and a big one with clusters of
+    /// edges far shorter than the rounding of their placed vertices, both
+    /// ways round, against the brute force: within the precision's test
+    /// tolerance at the scene's scale (f32: 1.5e-4 at 5). The turns were
+    /// once decided on placed edge vectors, which such an edge gives any
+    /// direction: an f32 walk took every edge of A at one vertex of B and
+    /// answered 0.0074 too far.
+    fn walk_with_short_edges<T: Real>(
+        small: &[f64],
+        big: &[f64],
+        gaps: &[f64],
+        (x, y, turn): (f64, f64, f64),
+    ) -> Result<(), TestCaseError> {
+        let (Some(a), Some(b)) = (
+            twinned::<T>(small, &[-1.0], 0.2, 0.6),
+            twinned::<T>(big, gaps, 0.5, 0.75),
+        ) else {
+            return Err(TestCaseError::reject("collinear points"));
+        };
+        let place =
+            |x: f64, y: f64, t: f64| Isometry2::new(Vector2::new(T::lit(x), T::lit(y)), T::lit(t));
+        let m = place(x, y, turn);
+        let m64 = Isometry2::new(
+            Vector2::new(m.translation.x.as_f64(), m.translation.y.as_f64()),
+            m.rotation.angle().as_f64(),
+        );
+        let tol = 4.0 * shape::testing::test_tolerance(T::lit(8.0)).as_f64();
+        let brute = brute_distance(&a, &b, &m64);
+        let (pa, pb, _) = walk_closest(&a, &b, &m);
+        let d = (pb - pa).norm().as_f64();
+        prop_assert!(
+            (d - brute).abs() <= tol,
+            "A small: walk {} brute {}",
+            d,
+            brute
+        );
+        let mi = m.inverse();
+        let (qb, qa, _) = walk_closest(&b, &a, &mi);
+        let d = (qa - qb).norm().as_f64();
+        prop_assert!(
+            (d - brute).abs() <= tol,
+            "A big: walk {} brute {}",
+            d,
+            brute
+        );
+        Ok(())
+    }
+
     fn scan_max(p: &ConvexPolygon<f64>, d: &Vector2<f64>) -> f64 {
         p.vertices()
             .iter()
@@ -364,6 +475,20 @@ mod tests {
                 let i = extreme_index(&p, n);
                 prop_assert!((p.vertices()[i].coords.dot(n) - scan_max(&p, n)).abs() <= 1e-13 * r);
             }
+        }
+
+        #[test]
+        fn walk_with_short_edges_f32(small in prop::collection::vec(0.0..core::f64::consts::TAU, 3..12),
+                                     big in angles(), gaps in prop::collection::vec(-7.0f64..-3.0, 1..8),
+                                     r in 4.0f64..6.0, bearing in -3.2f64..3.2, turn in -3.2f64..3.2) {
+            walk_with_short_edges::<f32>(&small, &big, &gaps, (r * bearing.cos(), r * bearing.sin(), turn))?;
+        }
+
+        #[test]
+        fn walk_with_short_edges_f64(small in prop::collection::vec(0.0..core::f64::consts::TAU, 3..12),
+                                     big in angles(), gaps in prop::collection::vec(-16.0f64..-10.0, 1..8),
+                                     r in 4.0f64..6.0, bearing in -3.2f64..3.2, turn in -3.2f64..3.2) {
+            walk_with_short_edges::<f64>(&small, &big, &gaps, (r * bearing.cos(), r * bearing.sin(), turn))?;
         }
 
         /// The walk's closest pair is the brute force's over all (vertex,
