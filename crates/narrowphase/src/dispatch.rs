@@ -933,7 +933,7 @@ impl<T: Real> WorldFrame<T> for DistanceQuery {
         pb: &Isometry2<T>,
         (): (),
     ) -> Option<T> {
-        circles::closest_points(a, pa, b, pb, T::infinity()).map(|c| distance_of(&c))
+        circles::distance(a, pa, b, pb)
     }
     #[inline(always)]
     fn circle_box<B: PlacedBox<T>>(

@@ -310,6 +310,64 @@ fn hand_over<T: Real>() {
     assert!(distance(&c, &far, &c, &p).unwrap() > T::lit(1e30));
 }
 
+/// The distance (answered without a branch on whether the circles meet)
+/// is the closest points' distance bit for bit, and zero exactly when they
+/// intersect: on circles placed within a few ulps of touching along many
+/// directions, along the axes (a zero coordinate: the closest points' own
+/// path), and with radii so small that `|w|²` is subnormal.
+fn distance_is_the_closest_points<T: Real>() {
+    let check = |ra: T, rb: T, pa: &Isometry2<T>, pb: &Isometry2<T>| {
+        let (a, b) = (Circle::new(ra).unwrap(), Circle::new(rb).unwrap());
+        let d = distance(&a, pa, &b, pb).unwrap();
+        let cp = closest_points(&a, pa, &b, pb, T::infinity()).unwrap();
+        assert_eq!(bits(d), bits(cp.distance().unwrap()), "{d:?} {cp:?}");
+        assert_eq!(d == T::zero(), intersects(&a, pa, &b, pb).unwrap());
+        assert_eq!(bits(d), bits(distance(&b, pb, &a, pa).unwrap()));
+        d
+    };
+    let at = |x: T, y: T| Isometry2::new(Vector2::new(x, y), T::zero());
+    let (ra, rb) = (T::lit(0.75), T::lit(1.25));
+    let r = ra + rb;
+    let (mut met, mut apart) = (0, 0);
+    for k in 0..720 {
+        let t = T::lit(f64::from(k) * core::f64::consts::PI / 360.0);
+        let (c, s) = (num_traits::Float::cos(t), num_traits::Float::sin(t));
+        for ulps in -4..=4 {
+            let len = r * (T::one() + T::lit(f64::from(ulps)) * T::epsilon());
+            let pb = at(T::lit(3.0) + len * c, T::lit(-1.0) + len * s);
+            if check(ra, rb, &at(T::lit(3.0), T::lit(-1.0)), &pb) == T::zero() {
+                met += 1;
+            } else {
+                apart += 1;
+            }
+        }
+    }
+    assert!(met > 1000 && apart > 1000, "{met} meet, {apart} apart");
+    // Along the axes: exactly touching, and apart by one ulp of r.
+    let o = at(T::zero(), T::zero());
+    assert_eq!(check(ra, rb, &o, &at(r, T::zero())), T::zero());
+    assert_eq!(check(ra, rb, &o, &at(T::zero(), -r)), T::zero());
+    let next = r * (T::one() + T::epsilon());
+    assert!(check(ra, rb, &o, &at(next, T::zero())) > T::zero());
+    // Tiny circles: |w|² below the smallest normal number.
+    let tiny = num_traits::Float::sqrt(T::min_positive_value()) * T::lit(0.01);
+    let d = check(tiny, tiny, &o, &at(tiny * T::lit(3.0), tiny * T::lit(4.0)));
+    assert!(
+        (d - tiny * T::lit(3.0)).as_f64().abs() <= 1e-3 * tiny.as_f64(),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn distance_is_the_closest_points_f32() {
+    distance_is_the_closest_points::<f32>();
+}
+
+#[test]
+fn distance_is_the_closest_points_f64() {
+    distance_is_the_closest_points::<f64>();
+}
+
 #[test]
 fn hand_over_f32() {
     hand_over::<f32>();
