@@ -35,6 +35,13 @@ pub trait Polygonal<T: Real> {
         false
     }
 
+    /// The core as an axis-aligned box of its own frame, `(min, max)`, when
+    /// it is one (boxes): its vertices are then `min`, `(max.x, min.y)`,
+    /// `max`, `(min.x, max.y)`, counter-clockwise. `None` otherwise.
+    fn core_box(&self) -> Option<(Point2<T>, Point2<T>)> {
+        None
+    }
+
     /// How many core edges: `n` for a polygon, 1 for a segment, 0 for a point.
     fn core_edge_count(&self) -> usize {
         match self.core_vertex_count() {
@@ -300,6 +307,9 @@ fn box_best_face<T: Real>(dir: &Vector2<T>) -> (usize, T) {
 }
 
 impl<T: Real> Polygonal<T> for Aabb<T> {
+    fn core_box(&self) -> Option<(Point2<T>, Point2<T>)> {
+        Some((self.min(), self.max()))
+    }
     fn core_extent(&self) -> T {
         larger(abs_max(&self.min().coords), abs_max(&self.max().coords))
     }
@@ -342,6 +352,10 @@ impl<T: Real> Polygonal<T> for Aabb<T> {
 }
 
 impl<T: Real> Polygonal<T> for Obb<T> {
+    fn core_box(&self) -> Option<(Point2<T>, Point2<T>)> {
+        let h = self.half_extents();
+        Some((Point2::from(-h), Point2::from(h)))
+    }
     fn core_extent(&self) -> T {
         abs_max(&self.half_extents())
     }

@@ -43,6 +43,7 @@ use nalgebra::{Isometry2, Point2, Unit, Vector2};
 use num_traits::Float;
 use shape::Real;
 
+use super::box_segment::box_segment_features;
 use super::descent::{Closest, Face, descent, separating_face};
 use super::exact::touching_within_rounding;
 use super::lanes::{Axes, LANES};
@@ -806,6 +807,24 @@ fn closest_core_features<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
         let q = b_in_a * b.core_vertex(0);
         let (p, edge) = point_closest(a, &q);
         return (p, q, edge.map(|(e0, e)| (e0, e, true)));
+    }
+    // A box and a segment: six candidates in the box's frame
+    // (`box_segment.rs`), unless a segment end lies in the box.
+    if let (Some((lo, hi)), 2) = (a.core_box(), b.core_vertex_count()) {
+        let (p0, p1) = (b_in_a * b.core_vertex(0), b_in_a * b.core_vertex(1));
+        if let Some(found) = box_segment_features(&lo, &hi, &p0, &p1) {
+            return found;
+        }
+    }
+    if let (2, Some((lo, hi))) = (a.core_vertex_count(), b.core_box()) {
+        let (p0, p1) = (
+            b_in_a.inverse_transform_point(&a.core_vertex(0)),
+            b_in_a.inverse_transform_point(&a.core_vertex(1)),
+        );
+        if let Some((on_box, on_segment, edge)) = box_segment_features(&lo, &hi, &p0, &p1) {
+            let edge = edge.map(|(e0, e, of_box)| (b_in_a * e0, b_in_a.rotation * e, !of_box));
+            return (b_in_a * on_segment, b_in_a * on_box, edge);
+        }
     }
     // The best pair so far and its squared distance.
     type Best<T> = ((Point2<T>, Point2<T>, InsideEdge<T>), T);

@@ -3,6 +3,7 @@
 //! rounded shapes.
 
 mod aabb_aabb;
+mod box_segment;
 mod core;
 mod core_pairs;
 pub(crate) mod descent;

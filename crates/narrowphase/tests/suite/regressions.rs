@@ -180,3 +180,55 @@ shape::for_each_precision!(
     segment_near_capsule_core_end,
     segment_end_near_a_capsule_core_end_gets_the_core_normal
 );
+
+/// A segment whose end lies 0.39 beyond a box's corner, along a direction
+/// that turns just past the corner: the corner projects onto the segment
+/// 5e-5 inside its end, so the closest pair is the corner and that foot,
+/// and the normal is the segment's. In f32 the corner's squared distances to
+/// the end and to the foot agree to the last bit; the box–segment kernel's
+/// two-vertex check (`sat/box_segment.rs`) must still give the segment's
+/// normal (the end's direction is 1.3e-4 rad off it).
+fn box_corner_near_a_segment_end_gets_the_segment_normal<T: Real>() {
+    let l = T::lit;
+    let n = (0.6, 0.8);
+    let v = (1.0 + 0.39 * n.0, 1.0 + 0.39 * n.1);
+    // Along the segment: perpendicular to n, tipped 1.3e-4 towards the box.
+    let (dx, dy) = (-0.8 - 1.3e-4 * n.0, 0.6 - 1.3e-4 * n.1);
+    let len = f64::hypot(dx, dy);
+    let (ux, uy) = (dx / len, dy / len);
+    let segment = Segment::new(
+        Point2::new(l(v.0), l(v.1)),
+        Point2::new(l(v.0 + 2.0 * ux), l(v.1 + 2.0 * uy)),
+    )
+    .unwrap();
+    let cuboid = Obb::new(Vector2::new(l(1.0), l(1.0))).unwrap();
+    let o = Isometry2::identity();
+    // The segment's unit normal, away from the box (towards +n).
+    let expected = Vector2::new(l(uy), l(-ux));
+    for (cp, towards) in [
+        (
+            narrowphase::closest_points(&cuboid, &o, &segment, &o, T::infinity()),
+            expected,
+        ),
+        (
+            narrowphase::closest_points(&segment, &o, &cuboid, &o, T::infinity()),
+            -expected,
+        ),
+    ] {
+        let ClosestPoints::WithinMargin {
+            normal, distance, ..
+        } = cp.unwrap()
+        else {
+            panic!("apart");
+        };
+        assert!(
+            (normal.into_inner() - towards).norm() < l(1e-6),
+            "{normal:?} {towards:?}"
+        );
+        assert!(Float::abs(distance - l(0.39)) < l(1e-6), "{distance:?}");
+    }
+}
+shape::for_each_precision!(
+    box_corner_near_segment_end,
+    box_corner_near_a_segment_end_gets_the_segment_normal
+);
