@@ -396,7 +396,7 @@ fn walk<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::sat::core_intersects;
     use nalgebra::Vector2;
@@ -427,7 +427,11 @@ mod tests {
     /// The cores' distance by brute force over every (vertex, edge) pair,
     /// in f64 on the cores' own numbers (B's vertices moved by `b_in_a` in
     /// f64).
-    fn brute<T: Real, A: Polygonal<T>, B: Polygonal<T>>(a: &A, b: &B, m: &Isometry2<T>) -> f64 {
+    pub(crate) fn brute<T: Real, A: Polygonal<T>, B: Polygonal<T>>(
+        a: &A,
+        b: &B,
+        m: &Isometry2<T>,
+    ) -> f64 {
         let f = |p: Point2<T>| Point2::new(p.x.as_f64(), p.y.as_f64());
         let m = Isometry2::new(
             Vector2::new(m.translation.x.as_f64(), m.translation.y.as_f64()),

@@ -358,31 +358,6 @@ mod tests {
         ConvexPolygon::from_hull(&pts).ok()
     }
 
-    /// The least distance over all (vertex, edge) pairs of two placed
-    /// polygons, in f64 from the stored numbers.
-    fn brute_distance<T: Real>(
-        a: &ConvexPolygon<T>,
-        b: &ConvexPolygon<T>,
-        m: &Isometry2<f64>,
-    ) -> f64 {
-        let f = |p: &Point2<T>| Point2::new(p.x.as_f64(), p.y.as_f64());
-        let av: Vec<Point2<f64>> = a.vertices().iter().map(f).collect();
-        let bv: Vec<Point2<f64>> = b.vertices().iter().map(|p| m * f(p)).collect();
-        let closest = |p: &Point2<f64>, vs: &[Point2<f64>]| {
-            (0..vs.len())
-                .map(|i| {
-                    let q =
-                        shape::dim2::closest_point_on_segment(&vs[i], &vs[(i + 1) % vs.len()], p);
-                    (q - p).norm()
-                })
-                .fold(f64::INFINITY, f64::min)
-        };
-        av.iter()
-            .map(|p| closest(p, &bv))
-            .chain(bv.iter().map(|q| closest(q, &av)))
-            .fold(f64::INFINITY, f64::min)
-    }
-
     /// The walk between a small polygon and a big one with clusters of
     /// edges far shorter than the rounding of their placed vertices, both
     /// ways round, against the brute force: within the precision's test
@@ -405,12 +380,8 @@ mod tests {
         let place =
             |x: f64, y: f64, t: f64| Isometry2::new(Vector2::new(T::lit(x), T::lit(y)), T::lit(t));
         let m = place(x, y, turn);
-        let m64 = Isometry2::new(
-            Vector2::new(m.translation.x.as_f64(), m.translation.y.as_f64()),
-            m.rotation.angle().as_f64(),
-        );
         let tol = 4.0 * shape::testing::test_tolerance(T::lit(8.0)).as_f64();
-        let brute = brute_distance(&a, &b, &m64);
+        let brute = crate::sat::descent::tests::brute(&a, &b, &m);
         let (pa, pb, _) = walk_closest(&a, &b, &m);
         let d = (pb - pa).norm().as_f64();
         prop_assert!(
