@@ -100,9 +100,8 @@ pub(crate) fn box_segment_features<T: Real>(
             num_traits::Float::min(num_traits::Float::max(v.x, lo.x), hi.x),
             num_traits::Float::min(num_traits::Float::max(v.y, lo.y), hi.y),
         );
-        if q == *v {
-            // In the closed box (or NaN would not compare equal: the
-            // general search then).
+        if q == *v || v.x.is_nan() || v.y.is_nan() {
+            // In the closed box, or not a number: the general search.
             return None;
         }
         let d2 = (v - q).norm_squared();
