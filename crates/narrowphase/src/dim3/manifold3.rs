@@ -72,7 +72,12 @@
 //! patch: in 3D the deepest feature along a slightly tilted normal is often
 //! an edge that crosses the reference face's border (a box overhanging a
 //! ledge), whose deepest vertex lies beyond the border while the edge's
-//! crossing is the exact contact.
+//! crossing is the exact contact. It keeps it only while the patch holds
+//! the exact contact: its lowest point no higher above the reference face
+//! than the incident box's exact witness point, up to the normal's tilt
+//! across both boxes; a patch wholly above it (the contact at an incident
+//! edge reaching past the border, the patch a face's part elsewhere) is
+//! dropped for the other face, or the one exact point.
 //!
 //! # Feature ids
 //!
@@ -537,6 +542,9 @@ fn box_box_manifold<T: Real>(
     let face_a = a.best_face(&n);
     let face_b = b.best_face(&-n);
     let flat = T::one() - flat_tolerance::<T>();
+    // The sine of the angle between n and the better aligned face normal.
+    let best = Float::min(Float::max(face_a.2, face_b.2), T::one());
+    let tilt = Float::sqrt(Float::max(T::one() - best * best, T::zero()));
     let order = if face_a.2 >= face_b.2 {
         [true, false]
     } else {
@@ -555,6 +563,7 @@ fn box_box_manifold<T: Real>(
             a_is_reference,
             reference: (reference.0, reference.1),
             incident: (incident.0, incident.1),
+            tilt,
         };
         if let Some(m) = clip_faces(a, b, &faces, prediction, e) {
             return m;
@@ -569,20 +578,23 @@ fn box_box_manifold<T: Real>(
     )
 }
 
-/// The reference and incident faces (axis, `+` side) of a clipping.
-struct Faces {
+/// The reference and incident faces (axis, `+` side) of a clipping, and
+/// the sine of the angle between the normal and the better aligned face.
+struct Faces<T> {
     a_is_reference: bool,
     reference: (usize, bool),
     incident: (usize, bool),
+    tilt: T,
 }
 
 /// Steps 2 to 5 of the module note for one choice of reference face:
-/// `None` when the incident box's deepest vertex does not survive the
-/// clipping (or nothing does).
+/// `None` when nothing survives the clipping, or when the clipped patch
+/// lies above the incident box's exact witness by more than the normal's
+/// tilt allows (it does not hold the contact).
 fn clip_faces<T: Real>(
     a: &Box3<T>,
     b: &Box3<T>,
-    faces: &Faces,
+    faces: &Faces<T>,
     prediction: T,
     e: &Exact3<T>,
 ) -> Option<Manifold3<T>> {
@@ -655,6 +667,19 @@ fn clip_faces<T: Real>(
         scale = Float::max(scale, v.p.coords.amax());
     }
     let h_tol = T::epsilon() * T::lit(64.0) * scale;
+    // The patch must hold the incident box's deepest point, the exact
+    // witness, up to the tilt of the normal across both boxes: else the
+    // contact is an edge of the incident box reaching past the reference
+    // face's border, the clipped patch lies higher than the exact
+    // separation, and placing that separation on its lowest point would
+    // put the other point off its box (two cuboids 0.606 apart, the patch's
+    // lowest point 0.096 above the witness; a deep run of
+    // `manifolds3d::boxes`). The other face, or the one exact point, then.
+    let witness = if a_is_reference { e.point_b } else { e.point_a };
+    let reach = (rbox.h.norm() + ibox.h.norm()) * T::two();
+    if h_min - height(&witness) > h_tol + faces.tilt * reach {
+        return None;
+    }
     let none = FeatureId {
         a: Feature::Surface,
         b: Feature::Surface,
