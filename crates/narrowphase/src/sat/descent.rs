@@ -405,8 +405,13 @@ pub(crate) mod tests {
     use shape::{ConvexPolygon, Triangle};
 
     /// Points on an ellipse at sorted random angles, hulled (3 to 16
-    /// vertices: the small polygons the descent serves).
-    fn polygon<T: Real>(angles: &[f64], r: f64, squash: f64) -> Option<ConvexPolygon<T>> {
+    /// vertices: the small polygons the descent serves; `linear.rs`'s tests
+    /// build big ones with it).
+    pub(crate) fn polygon<T: Real>(
+        angles: &[f64],
+        r: f64,
+        squash: f64,
+    ) -> Option<ConvexPolygon<T>> {
         let mut t = angles.to_vec();
         t.sort_by(f64::total_cmp);
         let pts: Vec<Point2<T>> = t

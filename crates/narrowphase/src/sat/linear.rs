@@ -345,17 +345,12 @@ mod tests {
         r: f64,
         squash: f64,
     ) -> Option<ConvexPolygon<T>> {
-        let mut t: Vec<f64> = angles
+        let t: Vec<f64> = angles
             .iter()
             .zip(gaps.iter().cycle())
             .flat_map(|(a, g)| [*a, a + 10f64.powf(*g)])
             .collect();
-        t.sort_by(f64::total_cmp);
-        let pts: Vec<Point2<T>> = t
-            .iter()
-            .map(|a| Point2::new(T::lit(r * a.cos()), T::lit(r * squash * a.sin())))
-            .collect();
-        ConvexPolygon::from_hull(&pts).ok()
+        crate::sat::descent::tests::polygon(&t, r, squash)
     }
 
     /// The walk between a small polygon and a big one with clusters of
@@ -382,23 +377,17 @@ mod tests {
         let m = place(x, y, turn);
         let tol = 4.0 * shape::testing::test_tolerance(T::lit(8.0)).as_f64();
         let brute = crate::sat::descent::tests::brute(&a, &b, &m);
-        let (pa, pb, _) = walk_closest(&a, &b, &m);
-        let d = (pb - pa).norm().as_f64();
-        prop_assert!(
-            (d - brute).abs() <= tol,
-            "A small: walk {} brute {}",
-            d,
-            brute
-        );
-        let mi = m.inverse();
-        let (qb, qa, _) = walk_closest(&b, &a, &mi);
-        let d = (qa - qb).norm().as_f64();
-        prop_assert!(
-            (d - brute).abs() <= tol,
-            "A big: walk {} brute {}",
-            d,
-            brute
-        );
+        for (order, x, y, m) in [("A small", &a, &b, m), ("A big", &b, &a, m.inverse())] {
+            let (p, q, _) = walk_closest(x, y, &m);
+            let d = (q - p).norm().as_f64();
+            prop_assert!(
+                (d - brute).abs() <= tol,
+                "{}: walk {} brute {}",
+                order,
+                d,
+                brute
+            );
+        }
         Ok(())
     }
 
