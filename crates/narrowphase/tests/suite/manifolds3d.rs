@@ -379,9 +379,9 @@ fn diameter(s: &Spec) -> f64 {
     }
 }
 
-/// The sine of the least angle between `n` and a face normal of either box
-/// (1 with a sphere: its pairs have one point, on the surfaces exactly).
-fn off_face<T: Real>(
+/// The cosine of the least angle between `n` and a face normal of either
+/// box (0 with a sphere).
+fn face_alignment<T: Real>(
     sa: &Spec,
     pa: &Isometry3<f64>,
     sb: &Spec,
@@ -393,6 +393,19 @@ fn off_face<T: Real>(
     for f in face_normals(sa, pa).iter().chain(&face_normals(sb, pb)) {
         best = best.max(f.dot(&n).abs());
     }
+    best
+}
+
+/// The sine of the least angle between `n` and a face normal of either box
+/// (1 with a sphere: its pairs have one point, on the surfaces exactly).
+fn off_face<T: Real>(
+    sa: &Spec,
+    pa: &Isometry3<f64>,
+    sb: &Spec,
+    pb: &Isometry3<f64>,
+    n: &Vector3<T>,
+) -> f64 {
+    let best = face_alignment(sa, pa, sb, pb, n);
     (1.0 - best * best).max(0.0).sqrt()
 }
 
@@ -476,6 +489,16 @@ fn manifold_props<T: Real>(
     if (back.normal().into_inner() - n).norm().as_f64() > s {
         // Another axis of (nearly) the same least overlap: a tie, which the
         // equal depths above confirm; the points are not comparable.
+        return Ok(());
+    }
+    // At the flat angle (a face within `1 − cos = 1e-4` of the normal) the
+    // manifold turns from the one exact point to the clipped patch. Two
+    // normals a rounding apart on either side of it (a closest-points normal
+    // over a small gap carries the rounding of both points divided by the
+    // gap: 4e-5 in f32 over 0.005) give the two manifolds, both right; the
+    // deepest separations agree (above). A deep run found one in 200,000.
+    let tipped = (back.normal().into_inner() - n).norm().as_f64();
+    if (face_alignment(&sa, &fa, &sb, &fb, &n) - (1.0 - 1e-4)).abs() <= tipped + 1e-6 {
         return Ok(());
     }
     if m.len() == 1 && back.len() == 1 {
