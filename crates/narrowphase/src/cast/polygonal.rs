@@ -252,37 +252,75 @@ impl<T: Real> Sweep<T> {
         !(self.enter > self.exit || self.enter > self.max_toi || self.exit < T::zero())
     }
 
-    /// Narrows the interval by one side of the Minkowski difference (a
-    /// polygon's face, by its `code`), met at `gap / approach` (see
-    /// [`PolygonFaces::terms`]): entered then when `approach > 0`, left when
-    /// `approach < 0`; `false` when no hit remains possible. Only the face is
-    /// recorded: its [`Entry`] is rebuilt once, at the end.
+    /// Narrows the interval by up to [`LANES`] sides of the Minkowski
+    /// difference (faces of one polygon, codes `first_code..`), side `q` met
+    /// at `gap[q] / approach[q]` (see [`PolygonFaces::group_terms`]): entered
+    /// then when `approach > 0`, left when `approach < 0`; `false` when no
+    /// hit remains possible. Only the face is recorded: its [`Entry`] is
+    /// rebuilt once, at the end. Lanes past the faces hold `gap ≤ 0` and
+    /// `approach = 0`: neither an entry nor an exit.
     ///
-    /// The sign of `approach` changes from face to face at random: it only
-    /// selects values (`t` or `∓∞`), which compiles to masks rather than a
-    /// branch, so that a mispredicted branch per face is not paid. The
-    /// branch left is on a new latest entry, a few times per cast.
+    /// The lanes are independent until the running entry and exit, so the
+    /// divisions and the selections between `t` and `∓∞` are vector
+    /// instructions, and the sign of `approach`, which changes from face to
+    /// face at random, is a mask rather than a branch. The latest entry and
+    /// its face are selected in the faces' order (a later face wins only by
+    /// a strictly later time, as face by face), again without a branch.
+    /// The answer is the face-by-face sweep's: the entry only grows, the
+    /// exit only shrinks and a face with no motion along its normal that is
+    /// apart stays apart, so a hit ruled out by one face of the group stays
+    /// ruled out by the group, and the end state is the same.
     #[inline(always)]
-    fn face(&mut self, gap: T, approach: T, code: usize, low: T) -> bool {
-        let t = gap / approach;
-        let t_in = if approach > T::zero() {
-            t
-        } else {
-            T::neg_infinity()
-        };
-        let t_out = if approach < T::zero() {
-            t
-        } else {
-            T::infinity()
-        };
-        if t_in > self.enter {
-            self.enter = t_in;
-            self.entering = code;
-            self.entering_low = low;
+    fn faces(
+        &mut self,
+        gap: &[T; LANES],
+        approach: &[T; LANES],
+        low: &[T; LANES],
+        first_code: usize,
+    ) -> bool {
+        let mut t_in = [T::neg_infinity(); LANES];
+        let mut t_out = [T::infinity(); LANES];
+        let mut never = false;
+        for q in 0..LANES {
+            let t = gap[q] / approach[q];
+            // A NaN time (from numbers that overflowed) is neither, as face
+            // by face, where it lost every comparison.
+            t_in[q] = if (approach[q] > T::zero()) & (t >= T::neg_infinity()) {
+                t
+            } else {
+                T::neg_infinity()
+            };
+            t_out[q] = if (approach[q] < T::zero()) & (t <= T::infinity()) {
+                t
+            } else {
+                T::infinity()
+            };
+            // No motion along the normal: apart along it for ever, or never.
+            never |= (approach[q] == T::zero()) & (gap[q] > T::zero());
         }
-        self.exit = if t_out < self.exit { t_out } else { self.exit };
-        // No motion along the normal: apart along it for ever, or never.
-        let never = (approach == T::zero()) & (gap > T::zero());
+        // The group's latest entry and earliest exit by halving (lane-wise
+        // selections, vector instructions); then, on a new latest entry
+        // (a few times per cast), its first face in order, as face by face.
+        const { assert!(LANES == 8) };
+        let later = |x: T, y: T| if y > x { y } else { x };
+        let earlier = |x: T, y: T| if y < x { y } else { x };
+        let (mut hi, mut lo) = ([T::zero(); LANES / 2], [T::zero(); LANES / 2]);
+        for q in 0..LANES / 2 {
+            hi[q] = later(t_in[q], t_in[q + LANES / 2]);
+            lo[q] = earlier(t_out[q], t_out[q + LANES / 2]);
+        }
+        let (hi, lo) = (
+            later(later(hi[0], hi[2]), later(hi[1], hi[3])),
+            earlier(earlier(lo[0], lo[2]), earlier(lo[1], lo[3])),
+        );
+        if hi > self.enter {
+            if let Some(q) = t_in.iter().position(|t| *t == hi) {
+                self.enter = hi;
+                self.entering = first_code + q;
+                self.entering_low = low[q];
+            }
+        }
+        self.exit = earlier(self.exit, lo);
         !(never | (self.enter > self.exit) | (self.enter > self.max_toi) | (self.exit < T::zero()))
     }
 }
@@ -313,6 +351,17 @@ fn lows_on<T: Real, P: Polygonal<T>>(
 enum FaceSide {
     OfA(usize),
     OfB(usize),
+}
+
+/// Up to [`LANES`] faces of one polygon, structure of arrays: the normals
+/// in A's frame (`nx`, `ny`) and in B's (`ox`, `oy`), and the levels of the
+/// faces along them in their polygon's own frame.
+struct Group<T> {
+    nx: [T; LANES],
+    ny: [T; LANES],
+    ox: [T; LANES],
+    oy: [T; LANES],
+    level: [T; LANES],
 }
 
 /// Two polygons' faces as the half-planes of the sweep (both cores with edge
@@ -405,7 +454,8 @@ impl<T: Real, A: Polygonal<T>, B: Polygonal<T>> PolygonFaces<'_, T, A, B> {
         self.sweep_faces::<true>(sweep) && self.sweep_faces::<false>(sweep)
     }
 
-    /// [`sweep`](Self::sweep) over A's faces (`OF_A`) or B's.
+    /// [`sweep`](Self::sweep) over A's faces (`OF_A`) or B's, [`LANES`] at
+    /// a time.
     #[inline(always)]
     fn sweep_faces<const OF_A: bool>(&self, sweep: &mut Sweep<T>) -> bool {
         let count = if OF_A {
@@ -416,20 +466,88 @@ impl<T: Real, A: Polygonal<T>, B: Polygonal<T>> PolygonFaces<'_, T, A, B> {
         let mut k = 0;
         for first in (0..count).step_by(LANES) {
             let lanes = (count - first).min(LANES);
-            let low = self.lows(OF_A, first, lanes, &mut k);
-            for (q, low) in low.iter().enumerate().take(lanes) {
-                let side = if OF_A {
-                    FaceSide::OfA(first + q)
-                } else {
-                    FaceSide::OfB(first + q)
-                };
-                let (gap, approach) = self.terms(side, *low);
-                if !sweep.face(gap, approach, self.code(side), *low) {
-                    return false;
-                }
+            let g = self.group::<OF_A>(first, lanes);
+            // The other polygon's least projections, as `lows` asks them
+            // (the same axes, so the same bits).
+            let low = if OF_A {
+                lows_on(self.b, lanes, |q| Vector2::new(g.ox[q], g.oy[q]), &mut k)
+            } else {
+                lows_on(self.a, lanes, |q| Vector2::new(g.nx[q], g.ny[q]), &mut k)
+            };
+            let (gap, approach) = self.group_terms::<OF_A>(&g, lanes, &low);
+            let side = if OF_A {
+                FaceSide::OfA(first)
+            } else {
+                FaceSide::OfB(first)
+            };
+            if !sweep.faces(&gap, &approach, &low, self.code(side)) {
+                return false;
             }
         }
         true
+    }
+
+    /// Faces `first..first + lanes` of A (`OF_A`) or of B, lane by lane:
+    /// the normals in A's frame and in B's, and the faces' levels along
+    /// them in their own polygon's frame, as [`geometry`](Self::geometry)
+    /// computes them; zeros past `lanes`.
+    #[inline(always)]
+    fn group<const OF_A: bool>(&self, first: usize, lanes: usize) -> Group<T> {
+        let mut g = Group {
+            nx: [T::zero(); LANES],
+            ny: [T::zero(); LANES],
+            ox: [T::zero(); LANES],
+            oy: [T::zero(); LANES],
+            level: [T::zero(); LANES],
+        };
+        for q in 0..lanes.min(LANES) {
+            let (n, n_b, level) = if OF_A {
+                let n = self.a.core_axis(first + q);
+                let level = n.dot(&self.a.core_vertex(first + q).coords);
+                (n, self.rot.inverse_transform_vector(&n), level)
+            } else {
+                let m = self.b.core_axis(first + q);
+                (
+                    self.rot * m,
+                    m,
+                    m.dot(&self.b.core_vertex(first + q).coords),
+                )
+            };
+            (g.nx[q], g.ny[q]) = (n.x, n.y);
+            (g.ox[q], g.oy[q]) = (n_b.x, n_b.y);
+            g.level[q] = level;
+        }
+        g
+    }
+
+    /// [`terms`](Self::terms) of a [`group`](Self::group) of faces given
+    /// the other polygon's least projections `low` on their normals, lane
+    /// by lane: the same operations on the same numbers, so the same bits.
+    /// Lanes past `lanes` get `gap = −radii` and `approach = ±0` (see
+    /// [`Sweep::faces`]).
+    #[inline(always)]
+    fn group_terms<const OF_A: bool>(
+        &self,
+        g: &Group<T>,
+        lanes: usize,
+        low: &[T; LANES],
+    ) -> ([T; LANES], [T; LANES]) {
+        let (c, v) = (&self.c, &self.v);
+        let mut gap = [T::zero(); LANES];
+        let mut approach = [T::zero(); LANES];
+        for q in 0..LANES {
+            let low = if q < lanes { low[q] } else { T::zero() };
+            let offset = g.nx[q] * c.x + g.ny[q] * c.y;
+            let s = g.nx[q] * v.x + g.ny[q] * v.y;
+            if OF_A {
+                gap[q] = (low + offset) - g.level[q] - self.radii;
+                approach[q] = -s;
+            } else {
+                gap[q] = low - (g.level[q] + offset) - self.radii;
+                approach[q] = s;
+            }
+        }
+        (gap, approach)
     }
 
     /// The other polygon's least projection on one face's normal (a scan:
