@@ -167,13 +167,13 @@ fn run<T: Real>(name: &str, path: &str) {
                 max_toi,
                 options,
             };
-            let scale = shape_scale(&**a) + shape_scale(&**b);
+            let sizes = (shape_scale(&**a), shape_scale(&**b));
             let _ = black_box(cast_world_2d(
                 pb,
                 &args,
                 |q| narrowphase::closest_points(&**a, pa, &**b, q, T::infinity()).ok(),
                 |q| narrowphase::contact(&**a, pa, &**b, q).ok(),
-                scale,
+                sizes,
             ));
         }),
         "parry" if f64_precision => parry64::casts(&specs),

@@ -547,7 +547,7 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
         pose_b: &Isometry2<T>,
         args: ShapeCastArgs<T>,
     ) -> Option<Self::Answer> {
-        let scale = num_traits::Float::min(
+        let sizes = (
             crate::cast::advance::shape_scale(a),
             crate::cast::advance::shape_scale(b),
         );
@@ -556,7 +556,7 @@ impl<T: Real> PairQuery<T, Dim2> for ShapeCastQuery {
             &args,
             |pb| fallback_closest_points(a, pose_a, b, pb, T::infinity()),
             |pb| fallback_contact(a, pose_a, b, pb),
-            scale,
+            sizes,
         )
     }
 }

@@ -46,9 +46,11 @@ pub const MAX_STEPS: usize = 96;
 
 /// The distance below which two shapes count as touching for the
 /// advancement, before the rounding of the contact's coordinates is added:
-/// `32·ε` times `scale` (the smaller shape's size: a small shape against a
-/// large one is held to the small one's precision), the rounding level of the
-/// distance kernels for shapes of that size.
+/// `32·ε` times `scale`, the rounding level of the distance kernels for
+/// shapes of that size. [`advance`] asks it of the sum of the two shapes'
+/// sizes: a kernel computes each shape's closest point in that shape's own
+/// frame, with that shape's rounding, so two points nearer than the larger
+/// shape's rounding have a direction that is noise.
 #[must_use]
 #[inline]
 pub fn touch_tolerance<T: Real>(scale: T) -> T {
@@ -100,16 +102,22 @@ enum Probe<T: Real, const D: usize> {
 /// The advancement in any dimension. `closest(shift, max_distance)` answers
 /// the closest points of A and of B moved by `shift` (in A's frame);
 /// `touch(shift)` answers their contact when they intersect; `v` is
-/// B's velocity relative to A, `scale` the shapes' size for the tolerance.
+/// B's velocity relative to A, `sizes` the two shapes' sizes
+/// ([`shape_scale`]) for the tolerance.
 pub fn advance<T: Real, const D: usize>(
     mut closest: impl FnMut(&SVector<T, D>, T) -> ClosestPoints<T, D>,
     mut touch: impl FnMut(&SVector<T, D>) -> Option<Touch<T, D>>,
     v: &SVector<T, D>,
     max_toi: T,
     options: ShapeCastOptions,
-    scale: T,
+    sizes: (T, T),
 ) -> Option<ShapeCastHit<T, D>> {
-    let base = touch_tolerance(scale);
+    // Both sizes, not the smaller: a small shape a rounding apart from a
+    // large one gets closest points whose direction is the large one's
+    // rounding (a 0.03 quad under a 2.3 ellipse: 4e-16 apart, the normal
+    // turned by 90°, read as moving apart: the cast missed a pass through
+    // the ellipse, a deep run of `casts::every_pair`).
+    let base = touch_tolerance(sizes.0 + sizes.1);
     let eight = T::epsilon() * T::from(8.0).unwrap_or_else(T::one);
     // The tolerance at a pair of closest points: the shapes' rounding plus
     // that of the points' coordinates (in A's frame: the contact of a small
@@ -340,14 +348,13 @@ pub fn cast_2d<T: Real, A: Shape<T>, B: Shape<T>>(
             b_in_a.rotation,
         )
     };
-    let scale = num_traits::Float::min(shape_scale::<T>(a), shape_scale::<T>(b));
     advance(
         |shift, max_distance| closest(a, b, &moved(shift), max_distance),
         |shift| contact(a, b, &moved(shift)).map(|c| (c.normal, c.point_a, c.point_b, c.depth)),
         &args.vel_b,
         args.max_toi,
         args.options,
-        scale,
+        (shape_scale::<T>(a), shape_scale::<T>(b)),
     )
 }
 
@@ -359,7 +366,7 @@ pub fn cast_world_2d<T: Real>(
     args: &ShapeCastArgs<T>,
     closest: impl Fn(&Isometry2<T>) -> Option<ClosestPoints<T>>,
     contact: impl Fn(&Isometry2<T>) -> Option<Option<Contact<T>>>,
-    scale: T,
+    sizes: (T, T),
 ) -> Option<Option<ShapeCastHit<T>>> {
     let v = args.vel_b - args.vel_a;
     let moved = |shift: &SVector<T, 2>| {
@@ -381,7 +388,7 @@ pub fn cast_world_2d<T: Real>(
         &v,
         args.max_toi,
         args.options,
-        scale,
+        sizes,
     );
     // The world points at the time of impact: A moved by its velocity too.
     Some(hit.map(|h| h.shifted(&(args.vel_a * h.toi))))

@@ -35,14 +35,13 @@ pub fn cast_3d<T: Real, A: Shape3<T>, B: Shape3<T>>(
             b_in_a.rotation,
         )
     };
-    let scale = num_traits::Float::min(shape_scale3::<T>(a), shape_scale3::<T>(b));
     advance(
         |shift, max_distance| closest(a, b, &moved(shift), max_distance),
         |shift| contact(a, b, &moved(shift)).map(|c| (c.normal, c.point_a, c.point_b, c.depth)),
         &args.vel_b,
         args.max_toi,
         args.options,
-        scale,
+        (shape_scale3::<T>(a), shape_scale3::<T>(b)),
     )
 }
 

@@ -89,7 +89,7 @@ fn reference<T: Real>(
         max_toi,
         options,
     };
-    let scale = num_traits::Float::min(
+    let sizes = (
         narrowphase::cast::advance::shape_scale(a),
         narrowphase::cast::advance::shape_scale(b),
     );
@@ -98,7 +98,7 @@ fn reference<T: Real>(
         &args,
         |q| narrowphase::closest_points(a, pa, b, q, T::infinity()).ok(),
         |q| narrowphase::contact(a, pa, b, q).ok(),
-        scale,
+        sizes,
     )
     .flatten()
 }
