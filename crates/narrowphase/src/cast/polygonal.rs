@@ -82,7 +82,8 @@ fn interval<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>) -> (T, T) {
 /// (counter-clockwise) and its index, climbing from vertex `start`: the
 /// projections around a convex polygon rise and fall once, so moving to the
 /// lower neighbour while there is one ends at the minimum (ties, from
-/// parallel edges, at either of the two equal vertices).
+/// parallel edges, at either of the two equal vertices). With edge normals
+/// the way down is read from them.
 #[inline]
 fn climb_min<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>, start: usize) -> (T, usize) {
     let count = p.core_vertex_count();
@@ -90,6 +91,34 @@ fn climb_min<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>, start: usize) ->
     let next = |i: usize| if i + 1 == count { 0 } else { i + 1 };
     let prev = |i: usize| if i == 0 { count - 1 } else { i - 1 };
     let start = if start < count { start } else { 0 };
+    if p.has_edge_normals() {
+        // The way down decided on the stored unit normals (edge `i` falls
+        // along `dir` when `nᵢ × dir < 0`), not on the projections of its
+        // ends, which a short edge rounds to equal in the middle of a
+        // falling run (see `sat/linear.rs`, `Extreme`). At most once round
+        // (NaN stops at once).
+        let falls = |i: usize| p.core_axis(i).perp(dir) < T::zero();
+        let rises = |i: usize| p.core_axis(i).perp(dir) > T::zero();
+        let mut k = start;
+        if falls(k) {
+            for _ in 0..count {
+                if falls(k) {
+                    k = next(k);
+                } else {
+                    break;
+                }
+            }
+        } else {
+            for _ in 0..count {
+                if rises(prev(k)) {
+                    k = prev(k);
+                } else {
+                    break;
+                }
+            }
+        }
+        return (at(k), k);
+    }
     let (mut k, mut best) = (start, at(start));
     let forward = at(next(k));
     let ahead = forward < best;
@@ -871,5 +900,68 @@ fn vertex_normal<T: Real>(
         Unit::new_unchecked(n2)
     } else {
         normal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::linear::tests::twinned;
+    use proptest::prelude::*;
+    use shape::testing::cases;
+
+    /// The least projection from every start vertex, on a polygon with
+    /// clusters of very short edges, against the scan (within the
+    /// precision's tolerance at the polygon's size). The way down was once
+    /// read from the projections of an edge's ends, which a short edge
+    /// rounds equal in the middle of a falling run.
+    fn climb_min_with_short_edges<T: Real>(
+        angles: &[f64],
+        gaps: &[f64],
+        r: f64,
+        dir: f64,
+    ) -> Result<(), TestCaseError> {
+        let Some(p) = twinned::<T>(angles, gaps, r, 0.7) else {
+            return Err(TestCaseError::reject("collinear points"));
+        };
+        let d = Vector2::new(T::lit(dir.cos()), T::lit(dir.sin()));
+        let want = p
+            .vertices()
+            .iter()
+            .map(|v| v.coords.dot(&d).as_f64())
+            .fold(f64::INFINITY, f64::min);
+        let tol = shape::testing::test_tolerance(T::lit(r)).as_f64();
+        for start in 0..p.core_vertex_count() {
+            let (got, k) = climb_min(&p, &d, start);
+            prop_assert_eq!(got, p.core_vertex(k).coords.dot(&d));
+            prop_assert!(
+                (got.as_f64() - want).abs() <= tol,
+                "from {}: {} scan {}",
+                start,
+                got,
+                want
+            );
+        }
+        Ok(())
+    }
+
+    fn angles() -> impl Strategy<Value = Vec<f64>> {
+        prop::collection::vec(0.0..core::f64::consts::TAU, 3..300)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(64)))]
+
+        #[test]
+        fn climb_min_with_short_edges_f32(t in angles(), gaps in prop::collection::vec(-7.5f64..-5.5, 1..8),
+                                          r in 1.0f64..4.0, dir in -3.2f64..3.2) {
+            climb_min_with_short_edges::<f32>(&t, &gaps, r, dir)?;
+        }
+
+        #[test]
+        fn climb_min_with_short_edges_f64(t in angles(), gaps in prop::collection::vec(-16.0f64..-14.0, 1..8),
+                                          r in 1.0f64..4.0, dir in -3.2f64..3.2) {
+            climb_min_with_short_edges::<f64>(&t, &gaps, r, dir)?;
+        }
     }
 }
