@@ -105,7 +105,7 @@ pub(crate) struct Extreme {
 
 impl Extreme {
     /// `max v·d` over the core's vertices.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn max<T: Real, P: Polygonal<T>>(&mut self, p: &P, d: &Vector2<T>) -> T {
         let n = p.core_vertex_count();
         let dot = |i: usize| p.core_vertex(i).coords.dot(d);
@@ -147,23 +147,30 @@ impl Extreme {
                 self.index = Some(i);
                 best
             }
-            _ => {
-                let (mut i, mut best) = (0, dot(0));
-                for j in 1..n {
-                    let dj = dot(j);
-                    if dj > best {
-                        (i, best) = (j, dj);
-                    }
-                }
-                self.index = Some(i);
-                best
+            _ => self.scan(p, d),
+        }
+    }
+
+    /// [`max`](Self::max) by a scan of every vertex: the first direction
+    /// (once per sequence, kept out of the climbs' inlined code) and small
+    /// cores.
+    #[inline(never)]
+    fn scan<T: Real, P: Polygonal<T>>(&mut self, p: &P, d: &Vector2<T>) -> T {
+        let dot = |i: usize| p.core_vertex(i).coords.dot(d);
+        let (mut i, mut best) = (0, dot(0));
+        for j in 1..p.core_vertex_count() {
+            let dj = dot(j);
+            if dj > best {
+                (i, best) = (j, dj);
             }
         }
+        self.index = Some(i);
+        best
     }
 
     /// `min v·d` over the core's vertices (as `−max v·(−d)`: negation is
     /// exact, so this is the scan's minimum bit for bit).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn min<T: Real, P: Polygonal<T>>(&mut self, p: &P, d: &Vector2<T>) -> T {
         -self.max(p, &-d)
     }
