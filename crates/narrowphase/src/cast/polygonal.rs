@@ -344,7 +344,7 @@ impl<T: Real> Sweep<T> {
         );
         if hi > self.enter {
             if let Some(q) = t_in.iter().position(|t| *t == hi) {
-                self.enter = hi;
+                self.enter = t_in[q];
                 self.entering = first_code + q;
                 self.entering_low = low[q];
             }
