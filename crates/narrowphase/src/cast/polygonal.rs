@@ -79,63 +79,34 @@ fn interval<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>) -> (T, T) {
 }
 
 /// The least projection on `dir` of a strictly convex polygon's vertices
-/// (counter-clockwise) and its index, climbing from vertex `start`: the
-/// projections around a convex polygon rise and fall once, so moving to the
-/// lower neighbour while there is one ends at the minimum (ties, from
-/// parallel edges, at either of the two equal vertices). With edge normals
-/// the way down is read from them.
+/// (counter-clockwise, with edge normals: the sweep of two polygons is its
+/// only caller) and its index, climbing from vertex `start`: the
+/// projections around a convex polygon fall then rise once, so stepping
+/// along the edges that fall ends at the minimum. An edge falls along `dir`
+/// when its stored unit normal says so (`nᵢ × dir < 0`), not when its ends'
+/// projections do: a short edge rounds those to equal in the middle of a
+/// falling run (see `sat/linear.rs`, `Extreme`). At most once round (NaN
+/// stops at once).
 #[inline]
 fn climb_min<T: Real, P: Polygonal<T>>(p: &P, dir: &Vector2<T>, start: usize) -> (T, usize) {
+    debug_assert!(p.has_edge_normals());
     let count = p.core_vertex_count();
-    let at = |i: usize| p.core_vertex(i).coords.dot(dir);
     let next = |i: usize| if i + 1 == count { 0 } else { i + 1 };
     let prev = |i: usize| if i == 0 { count - 1 } else { i - 1 };
-    let start = if start < count { start } else { 0 };
-    if p.has_edge_normals() {
-        // The way down decided on the stored unit normals (edge `i` falls
-        // along `dir` when `nᵢ × dir < 0`), not on the projections of its
-        // ends, which a short edge rounds to equal in the middle of a
-        // falling run (see `sat/linear.rs`, `Extreme`). At most once round
-        // (NaN stops at once).
-        let falls = |i: usize| p.core_axis(i).perp(dir) < T::zero();
-        let rises = |i: usize| p.core_axis(i).perp(dir) > T::zero();
-        let mut k = start;
-        if falls(k) {
-            for _ in 0..count {
-                if falls(k) {
-                    k = next(k);
-                } else {
-                    break;
-                }
-            }
-        } else {
-            for _ in 0..count {
-                if rises(prev(k)) {
-                    k = prev(k);
-                } else {
-                    break;
-                }
-            }
-        }
-        return (at(k), k);
-    }
-    let (mut k, mut best) = (start, at(start));
-    let forward = at(next(k));
-    let ahead = forward < best;
-    if ahead {
-        (k, best) = (next(k), forward);
-    }
-    // At most once round the polygon (NaN projections stop at once).
+    let falls = |i: usize| p.core_axis(i).perp(dir) < T::zero();
+    let rises = |i: usize| p.core_axis(i).perp(dir) > T::zero();
+    let mut k = if start < count { start } else { 0 };
+    let forward = falls(k);
     for _ in 0..count {
-        let j = if ahead { next(k) } else { prev(k) };
-        let x = at(j);
-        if x < best {
-            (k, best) = (j, x);
+        if forward && falls(k) {
+            k = next(k);
+        } else if !forward && rises(prev(k)) {
+            k = prev(k);
         } else {
             break;
         }
     }
-    (best, k)
+    (p.core_vertex(k).coords.dot(dir), k)
 }
 
 /// The span along `tau` of the core's vertices within `tol` of `level` along
