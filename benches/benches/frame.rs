@@ -1,6 +1,7 @@
 //! A whole frame: N moving 2D shapes of every kind get new poses, then every
-//! colliding pair is found with its contact. kasanari's `World` (`set_pose` per
-//! object, then `collisions()`: grid update, candidate pairs, dispatch table,
+//! colliding pair is found with its contact. kasanari's `World` (one
+//! `set_poses` call with every object's pose, then `collisions()`: grid
+//! update, candidate pairs, dispatch table,
 //! exact kernels, started/stopped events) against parry2d used the way a
 //! physics engine uses it (BVH: `insert_or_update_partially` per leaf with the
 //! shape's new AABB, `refit`, self-traversal, then `query::contact` per
@@ -224,9 +225,12 @@ impl<T: Real> KasanariScene<T> {
 
     /// Moves every object to pose set `k` and returns the frame's collisions.
     fn step(&mut self, k: usize) -> &Collisions<Contact<T>, ShapeCastHit<T>> {
-        for (h, p) in self.handles.iter().zip(&self.poses[k]) {
-            self.world.set_pose(*h, *p).expect("valid pose");
-        }
+        let moves = self
+            .handles
+            .iter()
+            .copied()
+            .zip(self.poses[k].iter().copied());
+        self.world.set_poses(moves).expect("valid poses");
         self.world.collisions()
     }
 }
@@ -593,7 +597,7 @@ fn configure(
 /// then `collisions()`), for `perf record` / `perf stat` to look at one side
 /// alone: `KASANARI_PROFILE_FRAMES=50 perf stat target/release/deps/frame-* --bench`
 /// (`KASANARI_PROFILE_N` sets the size; with the `rayon` feature,
-/// `KASANARI_PROFILE_THREADS` the threads of `collisions()`).
+/// `KASANARI_PROFILE_THREADS` the threads of `set_poses` and `collisions()`).
 fn profile_frames(frames: usize) {
     let n: usize = std::env::var("KASANARI_PROFILE_N")
         .ok()
@@ -615,9 +619,15 @@ fn profile_frames(frames: usize) {
     for f in 0..frames {
         let k = f % POSE_SETS;
         let t = std::time::Instant::now();
-        for (h, p) in ours.handles.iter().zip(&ours.poses[k]) {
-            ours.world.set_pose(*h, *p).expect("valid pose");
-        }
+        let moves = ours
+            .handles
+            .iter()
+            .copied()
+            .zip(ours.poses[k].iter().copied());
+        #[cfg(feature = "rayon")]
+        pool.install(|| ours.world.set_poses(moves).expect("valid poses"));
+        #[cfg(not(feature = "rayon"))]
+        ours.world.set_poses(moves).expect("valid poses");
         let u = std::time::Instant::now();
         #[cfg(feature = "rayon")]
         pool.install(|| black_box(ours.world.collisions().pairs.len()));
@@ -628,7 +638,7 @@ fn profile_frames(frames: usize) {
     }
     let per = |d: Duration| d.as_secs_f64() * 1e3 / frames as f64;
     println!(
-        "n={n}, {frames} frames: set_pose {:.2} ms + collisions {:.2} ms = {:.2} ms per frame",
+        "n={n}, {frames} frames: set_poses {:.2} ms + collisions {:.2} ms = {:.2} ms per frame",
         per(poses),
         per(queries),
         per(poses + queries)

@@ -1,5 +1,5 @@
 //! A driver for counting instructions (callgrind) of a whole `World` frame:
-//! every object gets a new pose (`set_pose`), then `collisions()`. The scene
+//! every object gets a new pose (one `set_poses` call), then `collisions()`. The scene
 //! is `world_scene::input` (circles and boxes, one in ten five to ten times
 //! larger, about two box overlaps per shape), jittered into [`POSE_SETS`]
 //! pose sets the frames cycle through. Only `timed_loop` does the measured
@@ -96,9 +96,11 @@ fn main() {
     set_prediction(&mut world, prediction);
 
     let frame = |world: &mut World<f32>, k: usize| -> usize {
-        for (h, p) in handles.iter().zip(&sets[k % POSE_SETS]) {
-            world.set_pose(*h, *p).expect("valid pose");
-        }
+        let moves = handles
+            .iter()
+            .copied()
+            .zip(sets[k % POSE_SETS].iter().copied());
+        world.set_poses(moves).expect("valid poses");
         let c = world.collisions();
         c.pairs.len() + 7 * c.started.len() + 13 * manifold_count(c)
     };

@@ -934,16 +934,117 @@ impl<T: Real, const D: usize> Grid<T, D> {
         if !bounds.is_valid() {
             return Err(GridError::InvalidBounds { id });
         }
-        let Some(old) = self.filing(id).copied() else {
+        if self.filing(id).is_none() {
             return Err(GridError::UnknownId { id });
+        }
+        self.touch();
+        self.move_to(id, bounds);
+        Ok(())
+    }
+
+    /// Moves many objects: as [`update`](Self::update) for each `(id, box)`
+    /// in order (an id listed twice ends with its last box), but all or
+    /// nothing, and with the per-call work (the store's settling) done once.
+    ///
+    /// # Errors
+    /// The first pair's error in order ([`GridError::InvalidBounds`],
+    /// [`GridError::UnknownId`]); the grid is unchanged on error.
+    pub fn update_many(&mut self, moves: &[(u32, BoundingBox<T, D>)]) -> Result<(), GridError> {
+        for &(id, bounds) in moves {
+            if !bounds.is_valid() {
+                return Err(GridError::InvalidBounds { id });
+            }
+            if self.filing(id).is_none() {
+                return Err(GridError::UnknownId { id });
+            }
+        }
+        self.move_all(moves.iter().copied());
+        Ok(())
+    }
+
+    /// [`update_many`](Self::update_many) for moves already checked (valid
+    /// boxes of live ids: the World's set_poses checks its handles and
+    /// boxes first); a pair that is not is skipped.
+    pub(crate) fn move_all(&mut self, moves: impl IntoIterator<Item = (u32, BoundingBox<T, D>)>) {
+        let mut moves = moves.into_iter().peekable();
+        if moves.peek().is_none() {
+            return;
+        }
+        self.touch();
+        for (id, bounds) in moves {
+            if bounds.is_valid() {
+                self.move_to(id, bounds);
+            }
+        }
+    }
+
+    /// [`move_all`](Self::move_all) on all cores, for `n` checked moves
+    /// whose ids strictly increase (`id(k)`, `bounds(k)`; a move without a
+    /// box is skipped): the boxes are
+    /// written and tested against their fat boxes in parallel (each id is
+    /// written once, by the piece that owns it); the few objects that left
+    /// their fat boxes are then re-filed one by one in order, as
+    /// `move_all` would (re-filing reads only the object's own box).
+    /// `left` is a scratch buffer.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn move_sorted(
+        &mut self,
+        n: usize,
+        id: &(impl Fn(usize) -> u32 + Sync),
+        bounds: &(impl Fn(usize) -> Option<BoundingBox<T, D>> + Sync),
+        left: &mut Vec<bool>,
+    ) {
+        if n == 0 {
+            return;
+        }
+        self.touch();
+        left.clear();
+        left.resize(n, false);
+        let (fat, filings) = (&self.fat, &self.filings);
+        crate::sorted::for_each_sorted(
+            (&mut self.boxes, 0),
+            (0..n, left),
+            &|k| id(k) as usize,
+            &|k, b, l| {
+                let i = id(k) as usize;
+                if let Some(new) =
+                    bounds(k).filter(|_| filings.get(i).is_some_and(|f| f.slot != FREE))
+                {
+                    *b = new;
+                    *l = !fat.get(i).is_some_and(|f| holds(f, &new));
+                }
+            },
+        );
+        for (k, _) in left.iter().enumerate().filter(|(_, l)| **l) {
+            let i = id(k);
+            if let (Some(old), Some(new)) = (self.filing(i).copied(), bounds(k)) {
+                self.refile(i, old, new);
+            }
+        }
+    }
+
+    /// The body of [`update`](Self::update) after its checks and the
+    /// store's settling: the box copy, and the re-filing when the box left
+    /// its fat box. Nothing for an id that is not live.
+    #[inline]
+    fn move_to(&mut self, id: u32, bounds: BoundingBox<T, D>) {
+        let Some(old) = self.filing(id).copied() else {
+            return;
         };
         let i = id as usize;
-        self.touch();
         self.boxes[i] = bounds;
         if holds(&self.fat[i], &bounds) {
             // Still inside its fat box: nothing else changes.
-            return Ok(());
+            return;
         }
+        self.refile(id, old, bounds);
+    }
+
+    /// Re-files object `id` (filed as `old`) with its new box `bounds`,
+    /// which left its fat box.
+    #[inline(never)]
+    fn refile(&mut self, id: u32, old: Filing<D>, bounds: BoundingBox<T, D>) {
+        let i = id as usize;
         self.moved(id);
         let fat = self.fatten(&bounds);
         let (lo, hi) = (self.key(&fat.min), self.key(&fat.max));
@@ -974,7 +1075,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 self.file(id, bounds);
             }
         }
-        Ok(())
     }
 
     /// Removes object `id` and returns its box.

@@ -9,6 +9,8 @@
 mod error;
 pub mod grid;
 mod hash;
+#[cfg(feature = "rayon")]
+mod sorted;
 pub mod space;
 pub mod stored;
 pub mod world;

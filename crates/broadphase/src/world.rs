@@ -375,6 +375,8 @@ where
     table: <Dim<D> as Space<T, D>>::Table,
     previous: Vec<(Handle, Handle)>,
     scratch: Vec<(u32, u32)>,
+    /// [`World::set_poses`]' buffers, kept between frames.
+    batch: MoveBatch<T, D>,
     out: Frame<T, D>,
     /// The continuous objects' slot indices, sorted.
     continuous: Vec<u32>,
@@ -388,6 +390,36 @@ where
     #[cfg(feature = "rayon")]
     chunks: std::sync::Mutex<Vec<NarrowChunk<<Dim<D> as Space<T, D>>::Contact>>>,
 }
+
+/// [`World::set_poses`]' buffers: the moves, then each one's filed box.
+struct MoveBatch<T: Real, const D: usize>
+where
+    Dim<D>: Space<T, D>,
+{
+    moves: Vec<(Handle, <Dim<D> as Space<T, D>>::Pose)>,
+    bounds: Vec<Option<BoundingBox<T, D>>>,
+    /// Which moves left their fat boxes (the parallel path's scratch).
+    #[cfg(feature = "rayon")]
+    left: Vec<bool>,
+}
+
+impl<T: Real, const D: usize> Default for MoveBatch<T, D>
+where
+    Dim<D>: Space<T, D>,
+{
+    fn default() -> Self {
+        Self {
+            moves: Vec::new(),
+            bounds: Vec::new(),
+            #[cfg(feature = "rayon")]
+            left: Vec::new(),
+        }
+    }
+}
+
+/// Below this many moves, [`World::set_poses`] checks them on one thread.
+#[cfg(feature = "rayon")]
+const PARALLEL_MOVES: usize = 4096;
 
 /// What the parallel narrow phase records for one chunk of candidate pairs,
 /// in pair order: the colliding pairs, the errors, and how many pairs the
@@ -465,6 +497,7 @@ where
             table,
             previous: Vec::new(),
             scratch: Vec::new(),
+            batch: MoveBatch::default(),
             out: Collisions::default(),
             continuous: Vec::new(),
             sweep: continuous::SweepBuffers::default(),
@@ -615,6 +648,133 @@ where
         self.grid.update(h.index, bounds)?;
         if let Some(o) = self.slots[h.index as usize].object.as_mut() {
             o.pose = pose;
+        }
+        Ok(())
+    }
+
+    /// Moves many objects at once: each `(handle, pose)` of `moves`, as
+    /// [`set_pose`](Self::set_pose) would in that order (an object listed
+    /// twice ends at its last pose), but all or nothing and faster for a
+    /// whole frame's moves: the handles, poses and bounding boxes are
+    /// checked first (with the `rayon` feature, on all cores), then the grid
+    /// takes the new boxes in one pass.
+    ///
+    /// ```
+    /// use broadphase::{Filter, World, WorldError};
+    /// use nalgebra::Isometry2;
+    /// use shape::Circle;
+    ///
+    /// let mut world = World::<f32>::new(1.0)?;
+    /// let a = world.insert(Circle::new(0.5)?, Isometry2::translation(0.0, 0.0), Filter::ALL)?;
+    /// let b = world.insert(Circle::new(0.5)?, Isometry2::translation(5.0, 0.0), Filter::ALL)?;
+    /// // Every object's new pose for this frame, then one call.
+    /// let frame = [(a, Isometry2::translation(1.0, 0.0)), (b, Isometry2::translation(1.8, 0.0))];
+    /// world.set_poses(frame)?;
+    /// assert_eq!(world.collisions().pairs.len(), 1);
+    ///
+    /// // A bad move anywhere in the batch changes nothing.
+    /// let bad = [(a, Isometry2::translation(9.0, 0.0)), (b, Isometry2::translation(f32::NAN, 0.0))];
+    /// assert_eq!(world.set_poses(bad), Err(WorldError::NonFinitePose));
+    /// assert_eq!(world.get(a)?.pose().translation.x, 1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The first move's error in order, as [`set_pose`](Self::set_pose)
+    /// reports it; the world is unchanged on error.
+    pub fn set_poses(
+        &mut self,
+        moves: impl IntoIterator<Item = (Handle, <Dim<D> as Space<T, D>>::Pose)>,
+    ) -> Result<(), WorldError> {
+        let mut batch = core::mem::take(&mut self.batch);
+        batch.moves.clear();
+        batch.moves.extend(moves);
+        let checked = self.batch_bounds(&mut batch);
+        if checked.is_ok() {
+            self.apply_moves(&mut batch);
+        }
+        self.batch = batch;
+        checked
+    }
+
+    /// [`set_poses`](Self::set_poses) after its checks: the boxes to the
+    /// grid, the poses to the objects, in order (with the `rayon` feature,
+    /// on all cores when [`apply_sorted`](Self::apply_sorted) can).
+    fn apply_moves(&mut self, batch: &mut MoveBatch<T, D>) {
+        #[cfg(feature = "rayon")]
+        if self.apply_sorted(batch) {
+            return;
+        }
+        let boxes = batch.moves.iter().zip(&batch.bounds);
+        self.grid
+            .move_all(boxes.filter_map(|((h, _), b)| Some((h.index, (*b)?))));
+        for (h, pose) in &batch.moves {
+            if let Some(o) = self
+                .slots
+                .get_mut(h.index as usize)
+                .and_then(|s| s.object.as_mut())
+            {
+                o.pose = *pose;
+            }
+        }
+    }
+
+    /// [`apply_moves`](Self::apply_moves) on all cores, for a large batch
+    /// that lists its objects in handle order (each object once: the usual
+    /// frame), each piece of the batch writing its own range of objects;
+    /// `false` (nothing done) for any other batch.
+    #[cfg(feature = "rayon")]
+    fn apply_sorted(&mut self, batch: &mut MoveBatch<T, D>) -> bool {
+        let MoveBatch {
+            moves,
+            bounds,
+            left,
+        } = batch;
+        let index = |k: usize| moves[k].0.index as usize;
+        if moves.len() < PARALLEL_MOVES || !crate::sorted::strictly_increasing(moves.len(), index) {
+            return false;
+        }
+        self.grid
+            .move_sorted(moves.len(), &|k| moves[k].0.index, &|k| bounds[k], left);
+        crate::sorted::for_each_sorted(
+            (&mut self.slots, 0),
+            (0..moves.len(), left),
+            &index,
+            &|k, slot, _| {
+                if let Some(o) = slot.object.as_mut() {
+                    o.pose = moves[k].1;
+                }
+            },
+        );
+        true
+    }
+
+    /// [`set_poses`](Self::set_poses)' checks: `batch.bounds` gets each
+    /// move's filed box, or the first move's error in order. With the
+    /// `rayon` feature, a batch of at least [`PARALLEL_MOVES`] is checked on
+    /// all cores (each move's box or `None`, then the first `None`'s error
+    /// found again).
+    fn batch_bounds(&self, batch: &mut MoveBatch<T, D>) -> Result<(), WorldError> {
+        let one = |(h, pose): &(Handle, <Dim<D> as Space<T, D>>::Pose)| {
+            self.filed_bounds(self.check(*h)?.shape(), pose)
+        };
+        let moves = &batch.moves;
+        #[cfg(feature = "rayon")]
+        if moves.len() >= PARALLEL_MOVES {
+            use rayon::prelude::*;
+            moves
+                .par_iter()
+                .with_min_len(PARALLEL_MOVES / 4)
+                .map(|m| one(m).ok())
+                .collect_into_vec(&mut batch.bounds);
+            return match batch.bounds.iter().position(Option::is_none) {
+                Some(i) => one(&moves[i]).map(|_| ()),
+                None => Ok(()),
+            };
+        }
+        batch.bounds.clear();
+        for m in moves {
+            batch.bounds.push(Some(one(m)?));
         }
         Ok(())
     }

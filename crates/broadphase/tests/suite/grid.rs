@@ -85,6 +85,10 @@ fn scene_prop<T: Real, const D: usize>(
 enum Op<const D: usize> {
     Insert(([f64; D], [f64; D])),
     Move(usize, [f64; D]),
+    /// One `update_many`: the moves in order (an id may come twice), and
+    /// maybe a bad one at the end (a NaN box, or an unknown id) that must
+    /// leave the grid unchanged.
+    MoveMany(Vec<(usize, [f64; D])>, Option<bool>),
     Replace(usize, ([f64; D], [f64; D])),
     Remove(usize),
     RemoveStale(u32),
@@ -95,6 +99,11 @@ fn ops<const D: usize>() -> impl Strategy<Value = Vec<Op<D>>> {
     let op = prop_oneof![
         4 => one_box::<D>().prop_map(Op::Insert),
         4 => (any::<usize>(), prop::array::uniform(-3.0f64..3.0)).prop_map(|(i, d)| Op::Move(i, d)),
+        2 => (
+            prop::collection::vec((any::<usize>(), prop::array::uniform(-3.0f64..3.0)), 0..8),
+            prop::option::of(any::<bool>()),
+        )
+            .prop_map(|(m, bad)| Op::MoveMany(m, bad)),
         1 => (any::<usize>(), one_box::<D>()).prop_map(|(i, b)| Op::Replace(i, b)),
         2 => any::<usize>().prop_map(Op::Remove),
         1 => (1000u32..2000).prop_map(Op::RemoveStale),
@@ -133,6 +142,36 @@ fn model_prop<T: Real, const D: usize>(ops: Vec<Op<D>>, cell: f64) -> Result<(),
                     let moved = b.translated(&v);
                     grid.update(id as u32, moved).unwrap();
                     model[id] = Some(moved);
+                }
+            }
+            Op::MoveMany(moves, bad) => {
+                let ids = live(&model);
+                let mut after = model.clone();
+                let mut batch = Vec::new();
+                for (k, d) in moves.iter().filter(|_| !ids.is_empty()) {
+                    let id = ids[k % ids.len()];
+                    let v = nalgebra::SVector::<T, D>::from(d.map(T::lit));
+                    let moved = after[id].unwrap().translated(&v);
+                    batch.push((id as u32, moved));
+                    after[id] = Some(moved);
+                }
+                match bad {
+                    Some(nan_box) => {
+                        let mut b = to_box::<T, D>(&([0.0; D], [1.0; D]));
+                        let (id, e) = match (nan_box, ids.first()) {
+                            (true, Some(&id)) => {
+                                b.min[0] = T::nan();
+                                (id as u32, GridError::InvalidBounds { id: id as u32 })
+                            }
+                            _ => (5000, GridError::UnknownId { id: 5000 }),
+                        };
+                        batch.push((id, b));
+                        prop_assert_eq!(grid.update_many(&batch), Err(e));
+                    }
+                    None => {
+                        grid.update_many(&batch).unwrap();
+                        model = after;
+                    }
                 }
             }
             Op::Replace(k, b) => {

@@ -128,6 +128,11 @@ fn scene_prop<T: Real>(scene: Vec<(Spec, [f64; 3])>, cell: f64) -> Result<(), Te
 enum Op {
     Insert(Spec, [f64; 3]),
     Move(usize, [f64; 3]),
+    /// One `set_poses` call: the moves (an object may come twice), and
+    /// maybe a bad move (0: a removed handle, 1: a NaN pose, 2: another
+    /// world's handle) inserted at a position, which must leave the world
+    /// unchanged.
+    MoveMany(Vec<(usize, [f64; 3])>, Option<(usize, u8)>),
     Replace(usize, Spec),
     Remove(usize),
     UseStale(usize),
@@ -140,6 +145,11 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
         prop_oneof![
             4 => (spec(), pose(10.0)).prop_map(|(s, p)| Op::Insert(s, p)),
             4 => (any::<usize>(), pose(10.0)).prop_map(|(i, p)| Op::Move(i, p)),
+            2 => (
+                prop::collection::vec((any::<usize>(), pose(10.0)), 0..8),
+                prop::option::of((any::<usize>(), 0u8..3)),
+            )
+                .prop_map(|(m, bad)| Op::MoveMany(m, bad)),
             1 => (any::<usize>(), spec()).prop_map(|(i, s)| Op::Replace(i, s)),
             2 => any::<usize>().prop_map(Op::Remove),
             1 => any::<usize>().prop_map(Op::UseStale),
@@ -170,6 +180,47 @@ fn model_prop<T: Real>(ops: Vec<Op>, cell: f64) -> Result<(), TestCaseError> {
                 let k = i % live.len();
                 world.set_pose(live[k].0, iso::<T>(p)).unwrap();
                 live[k].2 = p;
+            }
+            Op::MoveMany(moves, bad) if !live.is_empty() => {
+                let mut batch: Vec<(Handle, Isometry2<T>)> = moves
+                    .iter()
+                    .map(|(i, p)| (live[i % live.len()].0, iso::<T>(*p)))
+                    .collect();
+                let bad = bad.and_then(|(at, which)| {
+                    let at = at % (batch.len() + 1);
+                    let h = live[at % live.len()].0;
+                    let nan = Isometry2::new(Vector2::new(T::nan(), T::zero()), T::zero());
+                    match which {
+                        0 => dead
+                            .first()
+                            .map(|d| (at, (*d, iso::<T>([0.0; 3])), WorldError::StaleHandle(*d))),
+                        1 => Some((at, (h, nan), WorldError::NonFinitePose)),
+                        _ => {
+                            let mut foreign = World::<T>::new(T::one()).unwrap();
+                            let f = foreign
+                                .insert(
+                                    Circle::new(T::one()).unwrap(),
+                                    Isometry2::identity(),
+                                    Filter::ALL,
+                                )
+                                .unwrap();
+                            Some((at, (f, iso::<T>([0.0; 3])), WorldError::ForeignHandle(f)))
+                        }
+                    }
+                });
+                match bad {
+                    Some((at, m, e)) => {
+                        batch.insert(at, m);
+                        prop_assert_eq!(world.set_poses(batch.iter().copied()), Err(e));
+                    }
+                    None => {
+                        world.set_poses(batch.iter().copied()).unwrap();
+                        for (i, p) in &moves {
+                            let k = i % live.len();
+                            live[k].2 = *p;
+                        }
+                    }
+                }
             }
             Op::Replace(i, s) if !live.is_empty() => {
                 let k = i % live.len();
@@ -275,6 +326,113 @@ proptest! {
     fn model_f32(o in ops(), c in cell()) { model_prop::<f32>(o, c)?; }
     #[test]
     fn model_f64(o in ops(), c in cell()) { model_prop::<f64>(o, c)?; }
+}
+
+/// A whole frame's moves through `set_poses` give the world `set_pose` one
+/// by one gives: the same poses, pairs, events and a valid grid, frame
+/// after frame, for batches large enough for the parallel path (with the
+/// `rayon` feature) in handle order, in a shuffled order with repeats
+/// (the serial path), and with objects jumping out of their fat boxes. A
+/// bad move deep in a large batch changes nothing.
+fn bulk_moves<T: Real>() {
+    let n = 6000;
+    let side = (n as f64).sqrt() * 1.2;
+    let mut rng = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut unit = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let specs: Vec<Spec> = (0..n)
+        .map(|i| match i % 3 {
+            0 => Spec::Circle(0.3 + 0.4 * unit()),
+            1 => Spec::Obb(0.2 + 0.5 * unit(), 0.2 + 0.5 * unit()),
+            _ => Spec::Triangle([[0.0, 0.0], [0.8, 0.1], [0.2, 0.7]]),
+        })
+        .collect();
+    let mut poses: Vec<[f64; 3]> = (0..n)
+        .map(|_| [side * unit(), side * unit(), 6.0 * unit()])
+        .collect();
+    let (mut one, mut bulk) = (
+        World::<T>::new(T::lit(1.5)).unwrap(),
+        World::<T>::new(T::lit(1.5)).unwrap(),
+    );
+    let mut handles = Vec::new();
+    for (s, p) in specs.iter().zip(&poses) {
+        let a = one
+            .insert_boxed(build::<T>(s), iso::<T>(*p), Filter::ALL)
+            .unwrap();
+        let b = bulk
+            .insert_boxed(build::<T>(s), iso::<T>(*p), Filter::ALL)
+            .unwrap();
+        assert_eq!(a.index(), b.index());
+        handles.push((a, b));
+    }
+    for frame in 0..6 {
+        let mut moves: Vec<(usize, [f64; 3])> = Vec::new();
+        for (i, p) in poses.iter_mut().enumerate() {
+            // Most objects jitter; one in twenty jumps far.
+            let jump = if unit() < 0.05 { 8.0 } else { 0.1 };
+            p[0] += jump * (unit() - 0.5);
+            p[1] += jump * (unit() - 0.5);
+            p[2] += 0.2 * (unit() - 0.5);
+            moves.push((i, *p));
+        }
+        if frame % 2 == 1 {
+            // Shuffled, and some objects listed twice (an earlier pose,
+            // then their final one later).
+            for k in (1..moves.len()).rev() {
+                let j = (unit() * (k + 1) as f64) as usize % (k + 1);
+                moves.swap(k, j);
+            }
+            for k in 0..50 {
+                let (i, p) = moves[k];
+                moves.insert(0, (i, [p[0] + 3.0, p[1], p[2]]));
+            }
+        }
+        for (i, p) in &moves {
+            one.set_pose(handles[*i].0, iso::<T>(*p)).unwrap();
+        }
+        bulk.set_poses(moves.iter().map(|(i, p)| (handles[*i].1, iso::<T>(*p))))
+            .unwrap();
+        if frame == 4 {
+            // A NaN pose near the end of a large batch in handle order.
+            let mut bad: Vec<(Handle, Isometry2<T>)> = handles
+                .iter()
+                .zip(&poses)
+                .map(|((_, h), p)| (*h, iso::<T>([p[0] + 1.0, p[1], p[2]])))
+                .collect();
+            bad[n - 10].1 = Isometry2::new(Vector2::new(T::zero(), T::nan()), T::zero());
+            assert_eq!(bulk.set_poses(bad), Err(WorldError::NonFinitePose));
+        }
+        bulk.validate().unwrap();
+        for ((a, b), p) in handles.iter().zip(&poses) {
+            assert_eq!(*one.get(*a).unwrap().pose(), iso::<T>(*p));
+            assert_eq!(*bulk.get(*b).unwrap().pose(), iso::<T>(*p));
+        }
+        let index = |v: &[(Handle, Handle)]| -> Vec<(u32, u32)> {
+            v.iter().map(|(x, y)| (x.index(), y.index())).collect()
+        };
+        let (x, y) = (one.collisions().clone(), bulk.collisions());
+        let pairs = |c: &broadphase::world::Collisions<_, _>| -> Vec<(u32, u32)> {
+            c.pairs.iter().map(|p| (p.a.index(), p.b.index())).collect()
+        };
+        assert!(!x.pairs.is_empty());
+        assert_eq!(pairs(&x), pairs(y), "frame {frame}");
+        assert_eq!(index(&x.started), index(&y.started), "frame {frame}");
+        assert_eq!(index(&x.stopped), index(&y.stopped), "frame {frame}");
+    }
+}
+
+#[test]
+fn bulk_moves_f32() {
+    bulk_moves::<f32>();
+}
+
+#[test]
+fn bulk_moves_f64() {
+    bulk_moves::<f64>();
 }
 
 /// Bullets ignore bullets; the player is hit by both.

@@ -125,7 +125,16 @@ fn model_prop<T: Real>(
             )),
             2 if !live.is_empty() => {
                 let i = k % live.len();
-                world.set_pose(live[i].0, iso3::<T>(p)).unwrap();
+                if k % 2 == 0 {
+                    world.set_pose(live[i].0, iso3::<T>(p)).unwrap();
+                } else {
+                    // One batch: every object at its pose, object i last at
+                    // its new one.
+                    let batch = live.iter().map(|(h, _, q)| (*h, iso3::<T>(*q)));
+                    world
+                        .set_poses(batch.chain([(live[i].0, iso3::<T>(p))]))
+                        .unwrap();
+                }
                 live[i].2 = p;
             }
             3 if !live.is_empty() => {
