@@ -946,6 +946,22 @@ impl<T: Real, const D: usize> Grid<T, D> {
     /// in order (an id listed twice ends with its last box), but all or
     /// nothing, and with the per-call work (the store's settling) done once.
     ///
+    /// ```
+    /// use nalgebra::Point2;
+    /// use broadphase::{Grid, GridError};
+    /// use shape::BoundingBox2;
+    ///
+    /// let b = |x0: f32, y0: f32| BoundingBox2::new(Point2::new(x0, y0), Point2::new(x0 + 1.0, y0 + 1.0));
+    /// let mut grid = Grid::from_boxes(1.0, [(0, b(0.0, 0.0)), (1, b(5.0, 0.0))]).unwrap();
+    /// grid.update_many(&[(0, b(0.5, 0.0)), (1, b(1.2, 0.5))]).unwrap();
+    /// let mut pairs = Vec::new();
+    /// grid.candidate_pairs(&mut pairs);
+    /// assert_eq!(pairs, vec![(0, 1)]);
+    /// // An unknown id anywhere: nothing moves.
+    /// assert_eq!(grid.update_many(&[(0, b(9.0, 9.0)), (7, b(0.0, 0.0))]), Err(GridError::UnknownId { id: 7 }));
+    /// assert_eq!(grid.bounds(0), Some(&b(0.5, 0.0)));
+    /// ```
+    ///
     /// # Errors
     /// The first pair's error in order ([`GridError::InvalidBounds`],
     /// [`GridError::UnknownId`]); the grid is unchanged on error.
