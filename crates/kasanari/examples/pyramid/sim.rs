@@ -600,9 +600,8 @@ impl Sim {
                 break;
             }
         }
-        for b in self.bodies.iter().filter(|b| !b.is_static()) {
-            self.world.set_pose(b.handle, b.pose())?;
-        }
+        let moving = self.bodies.iter().filter(|b| !b.is_static());
+        self.world.set_poses(moving.map(|b| (b.handle, b.pose())))?;
         Ok(info)
     }
 }

@@ -157,11 +157,11 @@ fn run2<T: Real>(o: &ArenaOptions) -> Result<(), String> {
     for frame in 1..=o.frames {
         arena.step(DT);
         let start = Instant::now();
-        for (m, (h, local)) in arena.movers.iter().zip(&objects) {
-            world
-                .set_pose(*h, pose2::<T>(m.position, m.angle) * local)
-                .map_err(|e| e.to_string())?;
-        }
+        // Every mover's pose in one call (all or nothing).
+        let moves = arena.movers.iter().zip(&objects);
+        world
+            .set_poses(moves.map(|(m, (h, local))| (*h, pose2::<T>(m.position, m.angle) * local)))
+            .map_err(|e| e.to_string())?;
         let frame_out = world.collisions();
         let stats = frame_out.stats;
         totals.composite += frame_out
@@ -293,13 +293,14 @@ fn run3<T: Real>(o: &ArenaOptions) -> Result<(), String> {
             }
         }
         let start = Instant::now();
-        for b in &bodies {
+        let poses = bodies.iter().map(|b| {
             let pose = Isometry3::new(
                 Vector3::new(T::lit(b.p[0]), T::lit(b.p[1]), T::lit(b.p[2])),
                 Vector3::new(T::lit(b.r[0]), T::lit(b.r[1]), T::lit(b.r[2])),
             );
-            world.set_pose(b.h, pose).map_err(|e| e.to_string())?;
-        }
+            (b.h, pose)
+        });
+        world.set_poses(poses).map_err(|e| e.to_string())?;
         let stats = world.collisions().stats;
         totals.add(&stats, start.elapsed().as_secs_f64() * 1e3);
         if frame % 60 == 0 || frame == o.frames {
