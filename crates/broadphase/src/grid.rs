@@ -996,12 +996,12 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
     /// [`move_all`](Self::move_all) on all cores, for `n` checked moves
     /// whose ids strictly increase (`id(k)`, `bounds(k)`; a move without a
-    /// box is skipped): the boxes are
-    /// written and tested against their fat boxes in parallel (each id is
-    /// written once, by the piece that owns it); the few objects that left
-    /// their fat boxes are then re-filed one by one in order, as
-    /// `move_all` would (re-filing reads only the object's own box).
-    /// `left` is a scratch buffer.
+    /// box is skipped): the boxes are written and tested against their fat
+    /// boxes in parallel (each id is written once, by the piece that owns
+    /// it); the few objects that left their fat boxes are then re-filed one
+    /// by one in order, as `move_all` would (re-filing reads and writes only
+    /// the object's own box, fat box and filing, and the shared store and
+    /// lists in that same order). `left` is a scratch buffer.
     #[cfg(feature = "rayon")]
     pub(crate) fn move_sorted(
         &mut self,
