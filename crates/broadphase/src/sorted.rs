@@ -15,13 +15,15 @@ const PIECE: usize = 2048;
 /// Calls `f(k, &mut items[index(k) - base], &mut per_move[k - range.start])`
 /// for every `k` of `range`, on all cores. `index` must strictly increase
 /// with `k` (checked by the caller with [`strictly_increasing`]); an index
-/// outside `items` is skipped.
+/// outside `items` is skipped, and so are the moves past `per_move`'s end.
 pub(crate) fn for_each_sorted<X: Send, Y: Send>(
     (items, base): (&mut [X], usize),
     (range, per_move): (Range<usize>, &mut [Y]),
     index: &(impl Fn(usize) -> usize + Sync),
     f: &(impl Fn(usize, &mut X, &mut Y) + Sync),
 ) {
+    debug_assert!(per_move.len() >= range.len());
+    let range = range.start..range.start + range.len().min(per_move.len());
     if range.len() <= PIECE {
         for (k, y) in range.zip(per_move) {
             if let Some(x) = index(k).checked_sub(base).and_then(|i| items.get_mut(i)) {
