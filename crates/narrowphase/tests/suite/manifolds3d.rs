@@ -24,7 +24,7 @@ use narrowphase::dim3::{
     DispatchTable3, aabb3_aabb3_manifold, closest_points3, contact_manifold3, contact3,
     cuboid_aabb3_manifold, cuboid_cuboid_manifold,
 };
-use narrowphase::{ClosestPoints3, DispatchError, Feature, FeatureId, Manifold3};
+use narrowphase::{ClosestPoints3, DispatchError, Feature, FeatureId, Manifold3, ManifoldPoint3};
 use proptest::prelude::*;
 use shape::prelude::*;
 use support::{Spec3 as Spec, build3 as build, iso3 as iso, motion3 as motion, spec3 as spec};
@@ -492,6 +492,13 @@ fn manifold_props<T: Real>(
     if (aligned - (1.0 - 1e-4)).abs() <= tipped + 1e-6 {
         return Ok(());
     }
+    if m.deepest().id != back.deepest().id {
+        // Two points tied for the deepest (their separations agree above):
+        // the reduction to four points started from either, and the rest
+        // of the choice follows from it; both sets are right, not
+        // comparable point by point. A deep run found one in 2 million.
+        return Ok(());
+    }
     if m.len() == 1 && back.len() == 1 {
         // One point: its features are classified by the angle of the
         // normal to the boxes' faces and edges, which may tip at a
@@ -507,6 +514,15 @@ fn manifold_props<T: Real>(
         );
         return Ok(());
     }
+    // A point whose features tip at a classification boundary (an incident
+    // vertex within rounding of a side plane: the vertex, or the crossing
+    // of its edge with the plane) keeps its place and separation but not
+    // its id: found by place in the other manifold.
+    let same_place = |q: &ManifoldPoint3<T>, w: &ManifoldPoint3<T>| {
+        (w.point_a - q.point_a).norm().as_f64() <= s
+            && (w.point_b - q.point_b).norm().as_f64() <= s
+            && (w.separation - q.separation).as_f64().abs() <= s
+    };
     for q in m.points() {
         match back.point_with_id(q.id) {
             Some(w) => {
@@ -521,7 +537,8 @@ fn manifold_props<T: Real>(
                 );
             }
             None => prop_assert!(
-                q.separation.as_f64() >= prediction - s,
+                q.separation.as_f64() >= prediction - s
+                    || back.points().iter().any(|w| same_place(q, w)),
                 "{q:?} lost in {back:?} (was {m:?})"
             ),
         }
@@ -529,7 +546,8 @@ fn manifold_props<T: Real>(
     for w in back.points() {
         if m.point_with_id(w.id).is_none() {
             prop_assert!(
-                w.separation.as_f64() >= prediction - s,
+                w.separation.as_f64() >= prediction - s
+                    || m.points().iter().any(|q| same_place(q, w)),
                 "{w:?} new in {back:?} (was {m:?})"
             );
         }
