@@ -151,7 +151,13 @@ pub fn convex_decomposition<T: Real>(
         (0..n).rev().collect()
     };
 
-    merge(&p, ear_clip(&p, order), vertices)
+    // An ear whose triangle `ConvexPolygon::new` would refuse in `T` (three
+    // nearly aligned vertices) is clipped only when no other ear is left.
+    let fine = |a: usize, b: usize, c: usize| {
+        let (a, b, c) = (&vertices[a], &vertices[b], &vertices[c]);
+        !(is_collinear(a, b, c) || is_collinear(b, c, a) || is_collinear(c, a, b))
+    };
+    merge(&p, ear_clip(&p, order, fine), vertices)
 }
 
 /// [`ShapeError::EdgesCross`] for the first two non-neighbouring edges that
@@ -176,19 +182,38 @@ fn check_simple(p: &[Point2<f64>]) -> Result<(), ShapeError> {
 }
 
 /// Ear clipping of a simple counter-clockwise polygon given by `order`
-/// (indices into `p`): the triangles, each counter-clockwise.
-fn ear_clip(p: &[Point2<f64>], mut order: Vec<usize>) -> Vec<Vec<usize>> {
+/// (indices into `p`): the triangles, each counter-clockwise. The first ear
+/// from where the last was clipped whose triangle is `fine` (a valid convex
+/// polygon in the caller's precision) is clipped, else the first ear: a
+/// sliver ear left for later is usually absorbed, while one clipped early
+/// can leave a part that no merge makes valid.
+fn ear_clip(
+    p: &[Point2<f64>],
+    mut order: Vec<usize>,
+    fine: impl Fn(usize, usize, usize) -> bool,
+) -> Vec<Vec<usize>> {
     let mut parts = Vec::with_capacity(order.len().saturating_sub(2));
     let mut start = 0;
     while order.len() > 3 {
         let m = order.len();
-        let ear = (0..m).map(|step| (start + step) % m).find(|&k| {
-            let (a, b, c) = (order[(k + m - 1) % m], order[k], order[(k + 1) % m]);
+        let corners = |k: usize| (order[(k + m - 1) % m], order[k], order[(k + 1) % m]);
+        let is_ear = |k: usize| {
+            let (a, b, c) = corners(k);
             orient(&p[a], &p[b], &p[c]) > 0.0
                 && !order
                     .iter()
                     .any(|&v| v != a && v != b && v != c && in_triangle(&p[a], &p[b], &p[c], &p[v]))
-        });
+        };
+        let mut first = None;
+        let ear = (0..m)
+            .map(|step| (start + step) % m)
+            .filter(|&k| is_ear(k))
+            .find(|&k| {
+                first.get_or_insert(k);
+                let (a, b, c) = corners(k);
+                fine(a, b, c)
+            })
+            .or(first);
         let Some(k) = ear else {
             // Unreachable for a simple polygon (two-ears theorem); rather than
             // loop, the rest goes on as one part, which the merge step

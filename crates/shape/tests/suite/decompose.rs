@@ -159,6 +159,30 @@ fn check<T: Real>(
     Ok(())
 }
 
+/// A deep run's polygon (`PROPTEST_CASES=10000`): six spokes in a 137°
+/// sector, 6259 from the origin. Clipping the first ear left the triangle
+/// of vertices 0, 2 and 3, whose height is 1e-5 of its length: too thin
+/// for an f32 `ConvexPolygon`, and no merge absorbed it, so the f32
+/// decomposition failed (`DegeneratePart`) where f64 succeeded. Sliver
+/// ears now wait until no other ear is left.
+#[test]
+fn sliver_ear_waits() {
+    let spokes = [
+        (0.5801564415200411, 2.524000871901447),
+        (0.6174935503097183, 5.8653972036686355),
+        (0.6570199940293436, 4.056793316858883),
+        (0.7086381450534884, 8.961921162656417),
+        (0.830707099021891, 1.239052062404986),
+        (0.9631483858525736, 3.455955448539457),
+    ];
+    for offset in [(6258.9643570266935, 0.0), (0.0, 0.0)] {
+        for reverse in [false, true] {
+            check::<f32>(&spokes, reverse, offset).unwrap();
+            check::<f64>(&spokes, reverse, offset).unwrap();
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: shape::testing::cases(256),
